@@ -1,0 +1,119 @@
+// First figures of the engine core (issue 2), before the Google Benchmark harness exists:
+// per-frame evaluation cost of N running opacity / position animations, and the cost of one
+// property change inside a transaction. Release build:
+//   swift run -c release -Xswiftc -target-cpu -Xswiftc haswell strata-firstbench
+// Each figure is the median of repeated timed batches; a memory triad over the same number
+// of bytes the frame kernel touches is timed in the same run as a floor.
+import Foundation
+import Strata
+
+@inline(never) func blackHole<T>(_ x: T) { withExtendedLifetime(x) {} }
+
+func nowNS() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+func median(_ xs: [Double]) -> Double {
+    let s = xs.sorted()
+    return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
+}
+
+/// Median ns per item over `reps` timed batches of `body` (which handles `items` items).
+func measure(reps: Int, items: Int, _ body: () -> Void) -> Double {
+    body() // warm-up
+    var samples: [Double] = []
+    for _ in 0..<reps {
+        let t0 = nowNS()
+        body()
+        samples.append(Double(nowNS() - t0) / Double(items))
+    }
+    return median(samples)
+}
+
+enum Kind: String { case opacity, position }
+
+func frameCost(_ kind: Kind, n: Int) -> (ns: Double, bytes: Int) {
+    let root = CALayer()
+    var layers: [CALayer] = []
+    layers.reserveCapacity(n)
+    CATransaction.begin()
+    CATransaction.setDisableActions(true)
+    for _ in 0..<n { let l = CALayer(); root.addSublayer(l); layers.append(l) }
+    CATransaction.commit()
+    let r = CARenderer(layer: root)
+    r.renderFrame(atTime: 0)
+    CATransaction.begin()
+    CATransaction.setAnimationDuration(1e6)
+    for (i, l) in layers.enumerated() {
+        switch kind {
+        case .opacity: l.opacity = Float(i % 100) / 100
+        case .position: l.position = CGPoint(x: Double(i), y: Double(i % 7))
+        }
+    }
+    CATransaction.commit()
+    precondition(StrataEngine.activeAnimationCount == n, "expected \(n) running animations")
+    var t = 1.0
+    r.renderFrame(atTime: t)
+    // Check the result before timing: halfway values are between from and to.
+    let ns = measure(reps: 31, items: n) {
+        for _ in 0..<10 { t += 1.0 / 120; r.beginFrame(atTime: t); r.render(); r.endFrame() }
+    } / 10
+    let width = kind == .opacity ? 1 : 2
+    // from + delta (2 * width doubles) + layer + timing index (8 bytes) read, width doubles written
+    let bytes = n * (3 * width * 8 + 8)
+    blackHole(layers)
+    for l in layers { l.removeFromSuperlayer() }
+    return (ns, bytes)
+}
+
+/// STREAM-like triad over `bytes`: the memory floor of touching that many bytes once.
+func triadCost(bytes: Int, items: Int) -> Double {
+    let n = max(bytes / 24, 8)
+    let a = UnsafeMutablePointer<Double>.allocate(capacity: n)
+    let b = UnsafeMutablePointer<Double>.allocate(capacity: n)
+    let c = UnsafeMutablePointer<Double>.allocate(capacity: n)
+    a.initialize(repeating: 1, count: n); b.initialize(repeating: 2, count: n); c.initialize(repeating: 0, count: n)
+    defer { a.deallocate(); b.deallocate(); c.deallocate() }
+    let ns = measure(reps: 31, items: items) {
+        for _ in 0..<10 { for i in 0..<n { c[i] = a[i] + 0.5 * b[i] }; blackHole(c[n / 2]) }
+    } / 10
+    return ns
+}
+
+/// One property change inside an open transaction (lookup + model write + animation
+/// record), timed apart from the commit and the frames that retire the animations.
+func changeCost(n: Int) -> Double {
+    let root = CALayer()
+    var layers: [CALayer] = []
+    for _ in 0..<n { let l = CALayer(); root.addSublayer(l); layers.append(l) }
+    let r = CARenderer(layer: root)
+    r.renderFrame(atTime: 0)
+    var t = 0.0, v: Float = 0
+    var samples: [Double] = []
+    for rep in 0..<32 {
+        v = v == 0 ? 1 : 0
+        CATransaction.begin()
+        let t0 = nowNS()
+        for l in layers { l.opacity = v }
+        let t1 = nowNS()
+        CATransaction.commit()
+        precondition(StrataEngine.activeAnimationCount == n)
+        t += 1
+        r.renderFrame(atTime: t)
+        t += 1
+        r.renderFrame(atTime: t)   // retired: every batch starts with no running animation
+        if rep > 0 { samples.append(Double(t1 - t0) / Double(n)) }
+    }
+    blackHole(layers)
+    return median(samples)
+}
+
+print("strata-firstbench (release: \(_isDebugAssertConfiguration() ? "NO, debug build" : "yes"))")
+print(String(format: "%-28@ %10@ %12@ %10@", "workload" as NSString, "N" as NSString, "ns/anim" as NSString, "x triad" as NSString))
+for kind in [Kind.opacity, .position] {
+    for n in [10_000, 100_000] {
+        let (ns, bytes) = frameCost(kind, n: n)
+        let floor = triadCost(bytes: bytes, items: n)
+        print(String(format: "%-28@ %10d %12.3f %10.2f", "frame \(kind.rawValue)" as NSString, n, ns, ns / floor))
+    }
+}
+let change = changeCost(n: 10_000)
+print(String(format: "%-28@ %10d %12.3f", "change+commit+frame opacity" as NSString, 10_000, change))

@@ -1,0 +1,34 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+/// Release builds that are timed use AVX2/FMA codegen (`-target-cpu haswell`); see README.
+let package = Package(
+    name: "Strata",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "Strata", targets: ["Strata"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+    ],
+    targets: [
+        .target(
+            name: "Strata",
+            dependencies: [.product(name: "Logging", package: "swift-log")],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        // Counts malloc-family calls by interposing them; linked only into tests.
+        .target(name: "CAllocationCounter"),
+        .executableTarget(
+            name: "strata-firstbench",
+            dependencies: ["Strata"],
+            path: "Benchmarks/FirstFigures",
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        .testTarget(
+            name: "StrataTests",
+            dependencies: ["Strata", "CAllocationCounter"],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+    ]
+)

@@ -1,0 +1,140 @@
+/*
+ * Interposes the malloc family by defining the symbols in the test executable; the dynamic
+ * linker then binds every caller (libswiftCore, Foundation, libc itself) to these. Each one
+ * forwards to glibc's own entry points (__libc_malloc ...), which needs no dlsym and so has
+ * no bootstrap problem (dlsym and TLS setup may call calloc before anything is resolved).
+ *
+ * The counters are initial-exec thread-locals: reading them never calls __tls_get_addr,
+ * which could itself allocate and recurse.
+ */
+#define _GNU_SOURCE 1
+#include "CAllocationCounter.h"
+
+#include <errno.h>
+#include <malloc.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+extern void *__libc_malloc(size_t size);
+extern void *__libc_calloc(size_t count, size_t size);
+extern void *__libc_realloc(void *pointer, size_t size);
+extern void __libc_free(void *pointer);
+extern void *__libc_memalign(size_t alignment, size_t size);
+extern void *__libc_valloc(size_t size);
+extern void *__libc_pvalloc(size_t size);
+
+#define STRATA_TLS __thread __attribute__((tls_model("initial-exec")))
+#define STRATA_EXPORT __attribute__((visibility("default"), used))
+
+static STRATA_TLS int counting;
+static STRATA_TLS unsigned long long alloc_calls;
+static STRATA_TLS unsigned long long free_calls;
+static STRATA_TLS unsigned long long alloc_bytes;
+
+static inline void note_alloc(size_t size) {
+    if (__builtin_expect(counting, 0)) {
+        alloc_calls += 1;
+        alloc_bytes += size;
+    }
+}
+
+void strata_alloc_counting_begin(void) {
+    alloc_calls = 0;
+    free_calls = 0;
+    alloc_bytes = 0;
+    counting = 1;
+}
+
+void strata_alloc_counting_end(void) { counting = 0; }
+
+unsigned long long strata_alloc_count(void) { return alloc_calls; }
+
+unsigned long long strata_free_count(void) { return free_calls; }
+
+unsigned long long strata_alloc_bytes(void) { return alloc_bytes; }
+
+int strata_alloc_counting_is_active(void) {
+    int was = counting;
+    unsigned long long calls = alloc_calls, frees = free_calls, bytes = alloc_bytes;
+    counting = 1;
+    unsigned long long before = alloc_calls;
+    /* strdup allocates inside libc, so this sees whether other libraries reach our
+     * malloc; a direct call from this file would bind here whether or not we interpose.
+     * Called through a volatile pointer so the compiler cannot turn it into malloc+memcpy
+     * and then drop the unused malloc/free pair. */
+    char *(*volatile duplicate)(const char *) = strdup;
+    char *probe = duplicate("x");
+    int active = alloc_calls != before;
+    free(probe);
+    alloc_calls = calls; free_calls = frees; alloc_bytes = bytes;
+    counting = was;
+    return active;
+}
+
+STRATA_EXPORT void *malloc(size_t size) {
+    note_alloc(size);
+    return __libc_malloc(size);
+}
+
+STRATA_EXPORT void *calloc(size_t count, size_t size) {
+    note_alloc(count * size);
+    return __libc_calloc(count, size);
+}
+
+STRATA_EXPORT void *realloc(void *pointer, size_t size) {
+    note_alloc(size);
+    return __libc_realloc(pointer, size);
+}
+
+STRATA_EXPORT void *reallocarray(void *pointer, size_t count, size_t size) {
+    size_t bytes;
+    if (__builtin_mul_overflow(count, size, &bytes)) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    return realloc(pointer, bytes);
+}
+
+STRATA_EXPORT void free(void *pointer) {
+    if (pointer != NULL && __builtin_expect(counting, 0)) {
+        free_calls += 1;
+    }
+    __libc_free(pointer);
+}
+
+STRATA_EXPORT void *memalign(size_t alignment, size_t size) {
+    note_alloc(size);
+    return __libc_memalign(alignment, size);
+}
+
+STRATA_EXPORT void *aligned_alloc(size_t alignment, size_t size) {
+    note_alloc(size);
+    return __libc_memalign(alignment, size);
+}
+
+STRATA_EXPORT int posix_memalign(void **result, size_t alignment, size_t size) {
+    /* POSIX: a power of two and a multiple of sizeof(void *), else EINVAL. */
+    if (alignment % sizeof(void *) != 0 || (alignment & (alignment - 1)) != 0 || alignment == 0) {
+        return EINVAL;
+    }
+    note_alloc(size);
+    void *pointer = __libc_memalign(alignment, size);
+    if (pointer == NULL && size != 0) {
+        return ENOMEM;
+    }
+    *result = pointer;
+    return 0;
+}
+
+STRATA_EXPORT void *valloc(size_t size) {
+    note_alloc(size);
+    return __libc_valloc(size);
+}
+
+STRATA_EXPORT void *pvalloc(size_t size) {
+    note_alloc(size);
+    return __libc_pvalloc(size);
+}

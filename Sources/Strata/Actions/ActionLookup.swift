@@ -1,0 +1,148 @@
+import Foundation
+
+/// The three ways of walking the same lookup chain, benchmarked side by side.
+public enum ActionLookupStrategy: String, CaseIterable, Sendable {
+    /// The literal delegate -> actions -> style -> defaultAction -> built-in walk on String
+    /// keys, every step asked (what classic implementations do).
+    case chain
+    /// The same walk on interned ids; per-layer flag bits skip the empty steps.
+    case interned
+    /// Memoised results per (layer class, key) for layers with no delegate, actions or style,
+    /// invalidated by a generation counter; the interned walk otherwise.
+    case cached
+}
+
+/// What a lookup found.
+enum ActionOutcome {
+    /// Nothing, or NSNull: no action runs.
+    case none
+    /// The built-in implicit action of the property (step 5), run without allocating an
+    /// animation object.
+    case builtIn(BuiltInAction)
+    /// An action object from the delegate, `actions`, `style` or `defaultAction(forKey:)`.
+    case action(CAAction)
+}
+
+/// One lookup strategy. Every strategy gives the same outcome for the same layer and key;
+/// they differ only in cost.
+protocol ActionLookup {
+    func lookup(_ layer: CALayer, _ key: PropertyID, _ name: String) -> ActionOutcome
+}
+
+/// The outcome of one step: `nil` continues, NSNull stops with no action.
+@inline(__always)
+func stepOutcome(_ a: CAAction?) -> ActionOutcome? {
+    guard let a else { return nil }
+    return a is NSNull ? ActionOutcome.none : .action(a)
+}
+
+/// Step 5: the built-in implicit action of a key on a layer.
+@inline(__always)
+func builtInOutcome(_ layer: CALayer, _ key: PropertyID) -> ActionOutcome {
+    guard key.isBuiltIn else { return .none }
+    let info = PropertyTable[key]
+    if info.shapeOnly && !(layer is CAShapeLayer) { return .none }
+    return info.action == .none ? .none : .builtIn(info.action)
+}
+
+/// Step 3: `style["actions"][key]`, then `style["style"]` recursively (bounded depth, so a
+/// style that contains itself cannot loop forever).
+func styleOutcome(_ style: [AnyHashable: Any]?, _ name: String) -> ActionOutcome? {
+    var s = style
+    var depth = 0
+    while let st = s, depth < 64 {
+        if let actions = st["actions"] as? [AnyHashable: Any], let a = actions[name] {
+            if let action = a as? CAAction { return stepOutcome(action) }
+        }
+        s = st["style"] as? [AnyHashable: Any]
+        depth += 1
+    }
+    return nil
+}
+
+struct ChainLookup: ActionLookup {
+    func lookup(_ layer: CALayer, _ key: PropertyID, _ name: String) -> ActionOutcome {
+        if let d = layer.delegate, let o = stepOutcome(d.action(for: layer, forKey: name)) { return o }
+        if let actions = layer.actions, let o = stepOutcome(actions[name]) { return o }
+        if let o = styleOutcome(layer.style, name) { return o }
+        if let o = stepOutcome(type(of: layer).defaultAction(forKey: name)) { return o }
+        return builtInOutcome(layer, key)
+    }
+}
+
+struct InternedLookup: ActionLookup {
+    @inline(__always)
+    func lookup(_ layer: CALayer, _ key: PropertyID, _ name: String) -> ActionOutcome {
+        let f = layer.context.layers.flags[Int(layer.row)]
+        if f & LayerFlags.lookupSteps == 0 { return builtInOutcome(layer, key) }
+        return walk(layer, key, name, f)
+    }
+
+    @inline(never)
+    func walk(_ layer: CALayer, _ key: PropertyID, _ name: String, _ f: UInt16) -> ActionOutcome {
+        if f & LayerFlags.hasDelegate != 0, let d = layer.delegate,
+           let o = stepOutcome(d.action(for: layer, forKey: name)) { return o }
+        if f & LayerFlags.hasActions != 0, let o = stepOutcome(layer.internedActions[key.raw]) { return o }
+        if f & LayerFlags.hasStyle != 0, let o = styleOutcome(layer.style, name) { return o }
+        if f & LayerFlags.customClass != 0,
+           let o = stepOutcome(type(of: layer).defaultAction(forKey: name)) { return o }
+        return builtInOutcome(layer, key)
+    }
+}
+
+/// Memo of `defaultAction(forKey:)` + built-in outcomes per (layer class, key).
+final class ActionCache {
+    /// Bumped by `CALayer.invalidateActionCache()`; entries of older generations are stale.
+    var generation: UInt64 = 0
+    private var memo: [ObjectIdentifier: (UInt64, [Int32: ActionOutcome])] = [:]
+
+    func outcome(_ layer: CALayer, _ key: PropertyID, _ name: String) -> ActionOutcome {
+        let cls = ObjectIdentifier(type(of: layer))
+        if let (gen, table) = memo[cls], gen == generation, let o = table[key.raw] { return o }
+        let o = stepOutcome(type(of: layer).defaultAction(forKey: name)) ?? builtInOutcome(layer, key)
+        var entry = memo[cls].flatMap { $0.0 == generation ? $0.1 : nil } ?? [:]
+        entry[key.raw] = o
+        memo[cls] = (generation, entry)
+        return o
+    }
+}
+
+struct CachedLookup: ActionLookup {
+    @inline(__always)
+    func lookup(_ layer: CALayer, _ key: PropertyID, _ name: String) -> ActionOutcome {
+        let context = layer.context
+        let f = context.layers.flags[Int(layer.row)]
+        if f & (LayerFlags.hasDelegate | LayerFlags.hasActions | LayerFlags.hasStyle) == 0 {
+            if f & LayerFlags.customClass == 0 { return builtInOutcome(layer, key) }
+            return context.actionCache.outcome(layer, key, name)
+        }
+        return InternedLookup().walk(layer, key, name, f)
+    }
+}
+
+extension EngineContext {
+    /// Runs this engine's lookup strategy (a switch, not an existential call).
+    @inline(__always)
+    func lookupAction(_ layer: CALayer, _ key: PropertyID, _ name: String) -> ActionOutcome {
+        switch lookupStrategy {
+        case .interned: return InternedLookup().lookup(layer, key, name)
+        case .cached: return CachedLookup().lookup(layer, key, name)
+        case .chain: return ChainLookup().lookup(layer, key, name)
+        }
+    }
+}
+
+/// Strata's engine-wide settings and counters, per thread.
+public enum StrataEngine {
+    /// The lookup strategy of this thread's engine (`.interned` by default).
+    public static var actionLookupStrategy: ActionLookupStrategy {
+        get { EngineContext.current.lookupStrategy }
+        set { EngineContext.current.lookupStrategy = newValue }
+    }
+
+    /// Running (added, not yet removed) animations of this thread's engine.
+    public static var activeAnimationCount: Int { EngineContext.current.animations.liveCount }
+
+    /// Live layers of this thread's engine.
+    public static var layerCount: Int { EngineContext.current.layers.liveCount }
+}

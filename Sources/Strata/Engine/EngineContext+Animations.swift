@@ -1,0 +1,236 @@
+import Foundation
+
+extension EngineContext {
+    // MARK: adding
+
+    /// The built-in implicit animation of a property change: shares the transaction's timing
+    /// entry; no animation object is made unless the API asks for one.
+    @inline(__always)
+    func addImplicit(_ row: Int32, _ p: PropertyID, from: Lanes, to: Lanes) {
+        let w = PropertyTable[p].width
+        var f = from, t = to
+        if PropertyTable[p].kind == .color { fixNilColors(&f, &t) }
+        removeAnimation(row: row, key: p.raw, finished: false)
+        let e = implicitEntry()
+        withUnsafePointer(to: &f) { fp in
+            withUnsafePointer(to: &t) { tp in
+                fp.withMemoryRebound(to: Double.self, capacity: 16) { f in
+                    tp.withMemoryRebound(to: Double.self, capacity: 16) { t in
+                        _ = addLaneRecord(row: row, p, offset: 0, width: w, from: f, to: t, timing: e,
+                                          key: p.raw, additive: false, object: nil)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Interpolating from or to "no colour" uses transparent black (chosen).
+    @inline(__always)
+    func fixNilColors(_ f: inout Lanes, _ t: inout Lanes) {
+        if f[0].isNaN { f[0] = 0; f[1] = 0; f[2] = 0; f[3] = 0 }
+        if t[0].isNaN { t[0] = 0; t[1] = 0; t[2] = 0; t[3] = 0 }
+    }
+
+    /// The built-in action of contents and filters changes: a fade CATransition.
+    func addBuiltInTransition(_ layer: CALayer) {
+        let t = CATransition()
+        t.timingFunction = transactions.last?.timingFunction ?? CAMediaTimingFunction.defaultCurve
+        addAnimation(t, forKey: kCATransition, to: layer, fromAction: true)
+    }
+
+    /// Appends a lane record to the layer's list, the timing entry and the track.
+    func addLaneRecord(row: Int32, _ p: PropertyID, offset: Int, width: Int,
+                       from: UnsafePointer<Double>, to: UnsafePointer<Double>, timing e: Int32,
+                       key: Int32, additive: Bool, object: CAAnimation?) -> Int32 {
+        let t = animations.track(p, offset: offset, width: width)
+        var r = AnimationRecord()
+        r.layer = row; r.key = key; r.property = p.raw; r.kind = .lanes; r.track = t; r.timing = e
+        r.flags = RecordFlags.alive | (additive ? RecordFlags.additive : 0)
+            | (object?.delegate != nil ? RecordFlags.hasDelegate : 0)
+        let id = animations.newRecord(r, object: object)
+        animations.records[Int(id)].slot = animations.tracks[Int(t)].append(
+            layer: row, timing: e, record: id, from: from, to: to, compose: false)
+        link(id)
+        updateComposition(row: row, p)
+        return id
+    }
+
+    /// Links a new record at the end of its layer's list and into its timing entry's list.
+    func link(_ id: Int32) {
+        let r = animations.records[Int(id)]
+        let row = Int(r.layer)
+        let last = layers.lastAnimation[row]
+        animations.records[Int(id)].prevInLayer = last
+        animations.records[Int(id)].nextInLayer = -1
+        if last >= 0 { animations.records[Int(last)].nextInLayer = id } else { layers.firstAnimation[row] = id }
+        layers.lastAnimation[row] = id
+        let e = Int(r.timing)
+        let head = timings.firstRecord[e]
+        animations.records[Int(id)].nextInTiming = head
+        animations.records[Int(id)].prevInTiming = -1
+        if head >= 0 { animations.records[Int(head)].prevInTiming = id }
+        timings.firstRecord[e] = id
+        timings.refCount[e] += 1
+        if r.flags & RecordFlags.hasDelegate != 0 { timings.delegateCount[e] += 1 }
+    }
+
+    func addObjectAnimation(_ layer: CALayer, _ p: PropertyID, from: Any?, to: Any?, timing e: Int32,
+                            key: Int32, object: CAAnimation?) {
+        removeAnimation(row: layer.row, key: key, finished: false)
+        var r = AnimationRecord()
+        r.layer = layer.row; r.key = key; r.property = p.raw; r.kind = .object; r.timing = e
+        r.flags = RecordFlags.alive | (object?.delegate != nil ? RecordFlags.hasDelegate : 0)
+        let id = animations.newRecord(r, object: object)
+        animations.objectValues[Int(id)] = (from, to)
+        animations.objectRecords.append(id)
+        link(id)
+    }
+
+    // MARK: composition
+
+    /// Several animations of one layer property, or an additive one, are composed in list
+    /// order after the kernels run; a single replacing animation is scattered directly.
+    func updateComposition(row: Int32, _ p: PropertyID) {
+        var n = 0, additive = false
+        var id = layers.firstAnimation[Int(row)]
+        while id >= 0 {
+            let r = animations.records[Int(id)]
+            if r.property == p.raw && r.kind == .lanes {
+                n += 1
+                if r.flags & RecordFlags.additive != 0 { additive = true }
+            }
+            id = r.nextInLayer
+        }
+        let needs = n > 1 || additive
+        id = layers.firstAnimation[Int(row)]
+        while id >= 0 {
+            let r = animations.records[Int(id)]
+            if r.property == p.raw && r.kind == .lanes {
+                animations.tracks[Int(r.track)].compose[Int(r.slot)] = needs ? 1 : 0
+            }
+            id = r.nextInLayer
+        }
+        let key = Int64(row) << 8 | Int64(p.raw)
+        if let i = animations.composed.firstIndex(of: key) {
+            if !needs { animations.composed.remove(at: i) }
+        } else if needs {
+            animations.composed.append(key)
+        }
+    }
+
+    func hasAnimation(row: Int32, property p: PropertyID) -> Bool {
+        var id = layers.firstAnimation[Int(row)]
+        while id >= 0 {
+            let r = animations.records[Int(id)]
+            if r.property == p.raw { return true }
+            id = r.nextInLayer
+        }
+        return false
+    }
+
+    func record(row: Int32, key: Int32) -> Int32 {
+        var id = layers.firstAnimation[Int(row)]
+        while id >= 0 {
+            if animations.records[Int(id)].key == key { return id }
+            id = animations.records[Int(id)].nextInLayer
+        }
+        return -1
+    }
+
+    // MARK: removing
+
+    /// Removes the animation under `key`, if any (its delegate is told `finished`). When it
+    /// is being replaced (`snap` false) the presentation keeps its value until the next frame.
+    @inline(__always)
+    func removeAnimation(row: Int32, key: Int32, finished: Bool, snap: Bool = false) {
+        guard layers.firstAnimation[Int(row)] >= 0 else { return }
+        let id = record(row: row, key: key)
+        guard id >= 0 else { return }
+        var stopped: [(CAAnimation, Bool)] = []
+        detach(id, finished: finished, snap: snap, stopped: &stopped)
+        deliverStops(stopped)
+        fireCompletionGroups()
+    }
+
+    /// Removes every animation of a layer.
+    func removeAllAnimations(row: Int32) {
+        var stopped: [(CAAnimation, Bool)] = []
+        while layers.firstAnimation[Int(row)] >= 0 {
+            detach(layers.firstAnimation[Int(row)], finished: false, snap: true, stopped: &stopped)
+        }
+        deliverStops(stopped)
+        fireCompletionGroups()
+    }
+
+    /// Takes a record out of every list and column; the presentation value snaps to the
+    /// model when no other animation drives the property. Callbacks are collected in
+    /// `stopped` and delivered by the caller once the stores are consistent.
+    func detach(_ id: Int32, finished: Bool, snap: Bool, stopped: inout [(CAAnimation, Bool)]) {
+        let r = animations.records[Int(id)]
+        let row = Int(r.layer)
+        // layer list
+        if r.prevInLayer >= 0 { animations.records[Int(r.prevInLayer)].nextInLayer = r.nextInLayer }
+        else { layers.firstAnimation[row] = r.nextInLayer }
+        if r.nextInLayer >= 0 { animations.records[Int(r.nextInLayer)].prevInLayer = r.prevInLayer }
+        else { layers.lastAnimation[row] = r.prevInLayer }
+        // timing list
+        let e = Int(r.timing)
+        if r.prevInTiming >= 0 { animations.records[Int(r.prevInTiming)].nextInTiming = r.nextInTiming }
+        else { timings.firstRecord[e] = r.nextInTiming }
+        if r.nextInTiming >= 0 { animations.records[Int(r.nextInTiming)].prevInTiming = r.prevInTiming }
+        // values
+        switch r.kind {
+        case .lanes:
+            let moved = animations.tracks[Int(r.track)].remove(r.slot)
+            if moved >= 0 { animations.records[Int(moved)].slot = r.slot }
+        case .object:
+            if let i = animations.objectRecords.firstIndex(of: id) { animations.objectRecords.remove(at: i) }
+        case .timingOnly:
+            break
+        }
+        if r.flags & RecordFlags.hasDelegate != 0 {
+            timings.delegateCount[e] -= 1
+            if let o = animations.objects[Int(id)] { stopped.append((o, finished)) }
+        }
+        animations.freeRecord(id)
+        timings.refCount[e] -= 1
+        if timings.refCount[e] == 0 && timings.committed[e] {
+            entryDone(Int32(e))
+            timings.release(Int32(e))
+        }
+        if r.property >= 0 {
+            let p = PropertyID(r.property)
+            if r.kind == .object {
+                if !hasAnimation(row: r.layer, property: p), let h = layers.handle[row] {
+                    h.takeUnretainedValue().animatedObjects[p.raw] = nil
+                }
+            } else if !hasAnimation(row: r.layer, property: p) {
+                if snap { layers.snapPresentation(r.layer, p) }
+                updateComposition(row: r.layer, p)
+            } else {
+                updateComposition(row: r.layer, p)
+            }
+        }
+    }
+
+    func deliverStops(_ stopped: [(CAAnimation, Bool)]) {
+        guard !stopped.isEmpty else { return }
+        callbackDepth += 1
+        for (a, finished) in stopped { a.delegate?.animationDidStop(a, finished: finished) }
+        callbackDepth -= 1
+    }
+
+    /// A layer object went away: its animations are removed, its children released.
+    func layerDidDeinit(_ row: Int32) {
+        removeAllAnimations(row: row)
+        var c = layers.firstChild[Int(row)]
+        while c >= 0 {
+            let next = layers.nextSibling[Int(c)]
+            layers.unlink(c)
+            if let h = layers.handle[Int(c)] { h.release() }
+            c = next
+        }
+        layers.unlink(row)
+        layers.free(row)
+    }
+}

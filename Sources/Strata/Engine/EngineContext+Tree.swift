@@ -1,0 +1,43 @@
+import Foundation
+
+
+extension EngineContext {
+    /// Refuses (with a diagnostic) a tree change that would create a cycle or cross engines.
+    func canAdopt(_ child: CALayer, into parent: CALayer) -> Bool {
+        guard child.row >= 0 else {
+            StrataDiagnostics.emit(.invalidArgument, "a presentation copy cannot be added to a tree; tree unchanged")
+            return false
+        }
+        guard child.context === parent.context else {
+            StrataDiagnostics.emit(.invalidArgument, "layers of different threads' engines cannot share a tree; tree unchanged")
+            return false
+        }
+        if layers.isAncestor(child.row, of: parent.row) {
+            StrataDiagnostics.emit(.layerCycle,
+                child === parent ? "a layer cannot be its own sublayer; tree unchanged"
+                                 : "adding a layer to its own descendant would make a cycle; tree unchanged")
+            return false
+        }
+        return true
+    }
+
+    /// Inserts (or moves) `child` under `parent` at `index`; kCAOnOrderIn runs when it joins
+    /// a tree it was not in.
+    func insert(_ child: CALayer, into parent: CALayer, at index: Int) {
+        let wasParent = layers.parent[Int(child.row)]
+        ensureTransaction()
+        if wasParent >= 0 {
+            layers.unlink(child.row)
+        } else {
+            _ = Unmanaged.passUnretained(child).retain()
+        }
+        layers.link(child.row, under: parent.row, at: min(index, Int(layers.childCount[Int(parent.row)])))
+        if wasParent != parent.row { runEvent(child, KeyInterner.onOrderIn) }
+    }
+
+    func detachFromParent(_ child: CALayer) {
+        guard layers.parent[Int(child.row)] >= 0 else { return }
+        layers.unlink(child.row)
+        Unmanaged.passUnretained(child).release()
+    }
+}

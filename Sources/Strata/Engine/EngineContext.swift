@@ -1,0 +1,82 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One engine per thread (Core Animation's per-thread transaction model): the layer,
+/// animation and timing stores, the transaction stack, the clock and the lookup strategy.
+/// Layers created on a thread live in that thread's engine.
+final class EngineContext {
+    let layers = LayerStore()
+    let animations = AnimationStore()
+    let timings = TimingStore()
+    var transactions: [TransactionLevel] = []
+    /// Media time of the current frame.
+    var now: Double = 0
+    var lookupStrategy: ActionLookupStrategy = .interned
+    let actionCache = ActionCache()
+
+    /// Work held until the outermost commit.
+    var pendingEntries: [Int32] = []
+    var dirty: [(row: Int32, property: PropertyID)] = []
+    var uncommittedLayers: [Int32] = []
+    var groupsToFire: [CompletionGroup] = []
+
+    /// The property change whose action is running (CAAnimation.run reads its old value).
+    var changeInFlight: (row: Int32, property: PropertyID, old: [Double])?
+    /// Old and new values of the object property change whose action is running.
+    var objectInFlight: (from: Any?, to: Any?)?
+    /// Open `StrataDiagnostics.capture` scopes of this thread.
+    var diagnosticCaptures: [[StrataDiagnostic]] = []
+    /// Nesting depth of delegate callbacks and completion blocks being run.
+    var callbackDepth = 0
+
+    init() {
+        dirty.reserveCapacity(256)
+        pendingEntries.reserveCapacity(64)
+    }
+
+    /// This thread's engine, created on first use.
+    static var current: EngineContext {
+        @inline(__always) get {
+            if let p = pthread_getspecific(contextKey) {
+                return Unmanaged<EngineContext>.fromOpaque(p).takeUnretainedValue()
+            }
+            return makeCurrent()
+        }
+    }
+
+    @inline(never)
+    private static func makeCurrent() -> EngineContext {
+        let c = EngineContext()
+        pthread_setspecific(contextKey, Unmanaged.passRetained(c).toOpaque())
+        return c
+    }
+
+    /// Called when a thread ends: commits what it left open (with a diagnostic) and lets the
+    /// engine go once its layers are gone.
+    fileprivate static func threadDidExit(_ p: UnsafeMutableRawPointer) {
+        let c = Unmanaged<EngineContext>.fromOpaque(p)
+        let context = c.takeUnretainedValue()
+        if context.transactions.contains(where: { !$0.implicit }) {
+            let n = context.transactions.filter { !$0.implicit }.count
+            StrataDiagnostics.logger.warning(
+                "a thread ended with \(n) open CATransaction(s); they were committed",
+                metadata: ["strata.code": "\(StrataDiagnosticCode.openTransactionsAtThreadExit.rawValue)"])
+        }
+        // Re-install for the duration of the commit so engine calls find this context.
+        pthread_setspecific(contextKey, p)
+        while !context.transactions.isEmpty { context.commitTop() }
+        pthread_setspecific(contextKey, nil)
+        c.release()
+    }
+}
+
+private let contextKey: pthread_key_t = {
+    var key = pthread_key_t()
+    pthread_key_create(&key) { p in
+        guard let p else { return }
+        EngineContext.threadDidExit(p)
+    }
+    return key
+}()

@@ -1,0 +1,695 @@
+import Foundation
+
+/// Lanes of one property value on the stack (at most 16: a transform).
+typealias Lanes = SIMD16<Double>
+
+/// A layer: Core Animation's model object. The object is a handle: its numeric properties
+/// live in its engine's `LayerStore` columns (row `row`); only cold data (delegate, actions,
+/// style, object-valued properties) is held here. A presentation copy holds a snapshot.
+///
+///     let layer = CALayer()
+///     layer.opacity = 0          // model value now 0; animates over 0.25 s once committed
+///     layer.presentation()       // nil until the layer has been committed once
+open class CALayer: NSObject, CAMediaTiming {
+    let context: EngineContext
+    /// Row in `context.layers`, or -1 for a presentation or shadow copy.
+    var row: Int32
+    /// Every lane property of a copy made by `init(layer:)` / `presentation()`.
+    var snapshot: [Double]?
+    var snapshotObjects: [Int32: Any] = [:]
+    weak var modelLayerRef: CALayer?
+
+    /// The delegate (weak): asked first in the action lookup.
+    open weak var delegate: CALayerDelegate? {
+        didSet { setFlag(LayerFlags.hasDelegate, delegate != nil) }
+    }
+    /// Actions by key, asked second. NSNull values stop the lookup.
+    open var actions: [String: CAAction]? {
+        didSet {
+            internedActions = [:]
+            for (k, a) in actions ?? [:] { internedActions[KeyInterner.id(k).raw] = a }
+            setFlag(LayerFlags.hasActions, !(actions?.isEmpty ?? true))
+        }
+    }
+    /// `actions` keyed by interned id (the `interned`/`cached` strategies read this).
+    var internedActions: [Int32: CAAction] = [:]
+    /// Style dictionary: `style["actions"]` is asked third, then `style["style"]` recursively.
+    open var style: [AnyHashable: Any]? {
+        didSet { setFlag(LayerFlags.hasStyle, style != nil) }
+    }
+    /// A name for debugging and lookup.
+    open var name: String?
+
+    // Object-valued properties (never interpolated).
+    var contentsValue: Any?
+    var maskValue: CALayer?
+    var shadowPathValue: CGPath?
+    var filtersValue: [Any]?
+    var backgroundFiltersValue: [Any]?
+    var compositingFilterValue: Any?
+    var pathValue: CGPath?
+    /// Custom keys set with `setValue(_:forKey:)`.
+    var customValues: [Int32: Any] = [:]
+    /// Presentation values of object properties while an animation drives them.
+    var animatedObjects: [Int32: Any?] = [:]
+
+    /// A new layer with Apple's defaults, in this thread's engine.
+    public required override init() {
+        context = EngineContext.current
+        row = context.layers.allocate(flags: 0)
+        super.init()
+        let cls = type(of: self)
+        var f: UInt16 = 0
+        if cls != CALayer.self && cls != CAShapeLayer.self { f |= LayerFlags.customClass }
+        if self is CAShapeLayer { f |= LayerFlags.isShape }
+        context.layers.flags[Int(row)] |= f
+        context.layers.handle[Int(row)] = Unmanaged.passUnretained(self)
+        context.uncommittedLayers.append(row)
+    }
+
+    /// A copy of `layer`'s model values, detached from any engine store (Core Animation
+    /// uses this to make presentation copies; subclasses override it to copy their fields).
+    public required init(layer: Any) {
+        context = EngineContext.current
+        row = -1
+        super.init()
+        guard let source = layer as? CALayer else { return }
+        snapshot = source.modelSnapshot()
+        snapshotObjects = source.objectSnapshot(presentation: false)
+        name = source.name
+        modelLayerRef = source.modelLayerRef ?? source
+    }
+
+    /// Core Animation's factory spelling.
+    open class func layer() -> Self { self.init() }
+
+    deinit {
+        if row >= 0 { context.layerDidDeinit(row) }
+    }
+
+    /// The key-value default of `key` for this class (Apple's API; built-in defaults).
+    open class func defaultValue(forKey key: String) -> Any? {
+        guard let p = PropertyTable.idsByName[key] else { return nil }
+        let info = PropertyTable[p]
+        guard info.width > 0 else { return nil }
+        return info.defaults.withUnsafeBufferPointer { LaneValue.box($0.baseAddress!, kind: info.kind) }
+    }
+
+    /// Whether changing `key` requires redisplay (Apple's API; false here: no drawing).
+    open class func needsDisplay(forKey key: String) -> Bool { false }
+
+    /// The action for `event` when no delegate, `actions` or `style` entry gives one; nil
+    /// continues to the built-in action. Subclasses override it.
+    open class func defaultAction(forKey event: String) -> CAAction? { nil }
+
+    /// Forgets memoised `defaultAction(forKey:)` results (the `cached` lookup strategy), for
+    /// a subclass whose defaults change at run time.
+    public static func invalidateActionCache() { EngineContext.current.actionCache.generation &+= 1 }
+
+    /// Runs the lookup chain for `event` and returns the action found (a built-in implicit
+    /// action is returned as the CABasicAnimation / CATransition it stands for), or nil.
+    open func action(forKey event: String) -> CAAction? {
+        guard row >= 0 else { return nil }
+        let key = KeyInterner.id(event)
+        switch context.lookupAction(self, key, event) {
+        case .none: return nil
+        case .action(let a): return a
+        case .builtIn(.transition): return CATransition()
+        case .builtIn(_):
+            let a = CABasicAnimation(keyPath: event)
+            a.timingFunction = CATransaction.animationTimingFunction() ?? CAMediaTimingFunction.defaultCurve
+            return a
+        }
+    }
+
+    // MARK: model / presentation
+
+    /// The layer holding the model values: `self` for a model layer.
+    open func model() -> Self {
+        if row >= 0 { return self }
+        return (modelLayerRef as? Self) ?? self
+    }
+
+    /// A read-only copy of the values on screen at the last rendered frame; nil before the
+    /// layer has been committed once.
+    open func presentation() -> Self? {
+        guard row >= 0 else { return snapshot == nil ? nil : self }
+        guard context.layers.flags[Int(row)] & LayerFlags.committed != 0 else { return nil }
+        let p = Self(layer: self)
+        p.snapshot = presentationSnapshot()
+        p.snapshotObjects = objectSnapshot(presentation: true)
+        p.modelLayerRef = self
+        return p
+    }
+
+    func modelSnapshot() -> [Double] {
+        if let s = snapshot { return s }
+        return snapshotLanes(context.layers.model)
+    }
+
+    func presentationSnapshot() -> [Double] { snapshotLanes(context.layers.presentation) }
+
+    private func snapshotLanes(_ cols: Column<UnsafeMutablePointer<Double>?>) -> [Double] {
+        var s = PropertyTable.defaultSnapshot
+        let i = Int(row)
+        for p in 0..<PropertyTable.count {
+            guard let col = cols[p] else { continue }
+            let info = PropertyTable.rows[p]
+            for c in 0..<info.width { s[info.laneOffset + c] = col[i * info.width + c] }
+        }
+        return s
+    }
+
+    func objectSnapshot(presentation: Bool) -> [Int32: Any] {
+        if row < 0 { return snapshotObjects }
+        var o: [Int32: Any] = [:]
+        let pairs: [(PropertyID, Any?)] = [
+            (.contents, contentsValue), (.mask, maskValue), (.shadowPath, shadowPathValue),
+            (.filters, filtersValue), (.backgroundFilters, backgroundFiltersValue),
+            (.compositingFilter, compositingFilterValue), (.path, pathValue)]
+        for (p, v) in pairs {
+            if presentation, let animated = animatedObjects[p.raw] {
+                if let a = animated { o[p.raw] = a }
+            } else if let v {
+                o[p.raw] = v
+            }
+        }
+        for (k, v) in customValues { o[k] = v }
+        return o
+    }
+
+    // MARK: - properties
+    /// The layer's bounds in its own coordinates. Animatable.
+    open var bounds: CGRect {
+        get { rect(.bounds) }
+        set { setRect(.bounds, newValue) }
+    }
+    /// Position of the anchor point in the superlayer's coordinates. Animatable.
+    open var position: CGPoint {
+        get { point(.position) }
+        set { setPoint(.position, newValue) }
+    }
+    /// The anchor point in unit coordinates of the bounds (0.5, 0.5 by default). Animatable.
+    open var anchorPoint: CGPoint {
+        get { point(.anchorPoint) }
+        set { setPoint(.anchorPoint, newValue) }
+    }
+    /// The anchor point's z component. Animatable.
+    open var anchorPointZ: CGFloat {
+        get { CGFloat(readScalar(.anchorPointZ)) }
+        set { writeScalar(.anchorPointZ, Double(newValue)) }
+    }
+    /// Position on the z axis. Animatable.
+    open var zPosition: CGFloat {
+        get { CGFloat(readScalar(.zPosition)) }
+        set { writeScalar(.zPosition, Double(newValue)) }
+    }
+    /// The layer's transform, about its anchor point. Animatable.
+    open var transform: CATransform3D {
+        get { transform3D(.transform) }
+        set { setTransform3D(.transform, newValue) }
+    }
+    /// The transform applied to sublayers. Animatable.
+    open var sublayerTransform: CATransform3D {
+        get { transform3D(.sublayerTransform) }
+        set { setTransform3D(.sublayerTransform, newValue) }
+    }
+    /// Opacity 0...1 (1 by default). Animatable.
+    open var opacity: Float {
+        get { Float(readScalar(.opacity)) }
+        set { writeScalar(.opacity, Double(newValue)) }
+    }
+    /// Hidden layers are not drawn. Animatable; also sends kCAOnOrderIn / kCAOnOrderOut.
+    open var isHidden: Bool {
+        get { readScalar(.hidden) >= 0.5 }
+        set { context.setHidden(self, newValue) }
+    }
+    /// Clips sublayers to the bounds. Animatable.
+    open var masksToBounds: Bool {
+        get { readScalar(.masksToBounds) >= 0.5 }
+        set { writeScalar(.masksToBounds, newValue ? 1 : 0) }
+    }
+    /// Whether the back of the layer is drawn. Not animatable (no implied animation).
+    open var isDoubleSided: Bool {
+        get { readScalar(.doubleSided) >= 0.5 }
+        set { writeScalar(.doubleSided, newValue ? 1 : 0) }
+    }
+    /// Background colour (nil by default). Animatable.
+    open var backgroundColor: CGColor? {
+        get { color(.backgroundColor) }
+        set { setColor(.backgroundColor, newValue) }
+    }
+    /// Border colour (opaque black by default). Animatable.
+    open var borderColor: CGColor? {
+        get { color(.borderColor) }
+        set { setColor(.borderColor, newValue) }
+    }
+    /// Border width (0 by default). Animatable.
+    open var borderWidth: CGFloat {
+        get { CGFloat(readScalar(.borderWidth)) }
+        set { writeScalar(.borderWidth, Double(newValue)) }
+    }
+    /// Corner radius (0 by default). Animatable.
+    open var cornerRadius: CGFloat {
+        get { CGFloat(readScalar(.cornerRadius)) }
+        set { writeScalar(.cornerRadius, Double(newValue)) }
+    }
+    /// Shadow colour (opaque black by default). Animatable.
+    open var shadowColor: CGColor? {
+        get { color(.shadowColor) }
+        set { setColor(.shadowColor, newValue) }
+    }
+    /// Shadow offset ((0, -3) by default). Animatable.
+    open var shadowOffset: CGSize {
+        get { let l = readLanes(.shadowOffset); return CGSize(width: l[0], height: l[1]) }
+        set { var l = Lanes(); l[0] = Double(newValue.width); l[1] = Double(newValue.height); writeLanes(.shadowOffset, l) }
+    }
+    /// Shadow opacity (0 by default). Animatable.
+    open var shadowOpacity: Float {
+        get { Float(readScalar(.shadowOpacity)) }
+        set { writeScalar(.shadowOpacity, Double(newValue)) }
+    }
+    /// Shadow blur radius (3 by default). Animatable.
+    open var shadowRadius: CGFloat {
+        get { CGFloat(readScalar(.shadowRadius)) }
+        set { writeScalar(.shadowRadius, Double(newValue)) }
+    }
+    /// The portion of the contents shown, in unit coordinates ((0,0,1,1) by default). Animatable.
+    open var contentsRect: CGRect {
+        get { rect(.contentsRect) }
+        set { setRect(.contentsRect, newValue) }
+    }
+
+    /// Derived from bounds, position, anchorPoint and transform; not animatable. Setting it
+    /// sets `bounds.size` and `position` (and those animate).
+    open var frame: CGRect {
+        get {
+            let b = bounds, p = position, a = anchorPoint
+            let local = CGRect(x: -a.x * b.width, y: -a.y * b.height, width: b.width, height: b.height)
+            let t = transform
+            let r: CGRect
+            if CATransform3DIsIdentity(t) {
+                r = local
+            } else {
+                r = local.applying(CATransform3DGetAffineTransform(t))
+            }
+            return CGRect(x: p.x + r.origin.x, y: p.y + r.origin.y, width: r.width, height: r.height)
+        }
+        set {
+            guard [newValue.origin.x, newValue.origin.y, newValue.width, newValue.height].allSatisfy({ $0.isFinite }) else {
+                StrataDiagnostics.emit(.nonFiniteValue, "frame = \(newValue): coordinates must be finite; ignored")
+                return
+            }
+            let a = anchorPoint
+            var b = bounds
+            b.size = newValue.size
+            let p = CGPoint(x: newValue.origin.x + a.x * newValue.width, y: newValue.origin.y + a.y * newValue.height)
+            position = p
+            bounds = b
+        }
+    }
+
+    /// The contents (an image or any object). Changes run a fade transition by default.
+    open var contents: Any? {
+        get { readObject(.contents) }
+        set { context.setObject(self, .contents, newValue) }
+    }
+    /// A layer whose alpha masks this one.
+    open var mask: CALayer? {
+        get { readObject(.mask) as? CALayer }
+        set { context.setObject(self, .mask, newValue) }
+    }
+    /// The shadow's shape.
+    open var shadowPath: CGPath? {
+        get { readObject(.shadowPath) as? CGPath }
+        set { context.setObject(self, .shadowPath, newValue) }
+    }
+    /// Filters applied to the layer and its sublayers.
+    open var filters: [Any]? {
+        get { readObject(.filters) as? [Any] }
+        set { context.setObject(self, .filters, newValue) }
+    }
+    /// Filters applied to the content behind the layer.
+    open var backgroundFilters: [Any]? {
+        get { readObject(.backgroundFilters) as? [Any] }
+        set { context.setObject(self, .backgroundFilters, newValue) }
+    }
+    /// The filter compositing the layer with its background.
+    open var compositingFilter: Any? {
+        get { readObject(.compositingFilter) }
+        set { context.setObject(self, .compositingFilter, newValue) }
+    }
+
+    /// The affine part of `transform`.
+    open func affineTransform() -> CGAffineTransform { CATransform3DGetAffineTransform(transform) }
+    /// Sets `transform` from an affine transform (animates like `transform`).
+    open func setAffineTransform(_ m: CGAffineTransform) { transform = CATransform3DMakeAffineTransform(m) }
+
+    // MARK: CAMediaTiming of the layer (not animatable)
+
+    /// The layer's begin time in its parent's time.
+    open var beginTime: Double {
+        get { readScalar(.beginTime) }
+        set { context.setTiming(self, .beginTime, newValue) }
+    }
+    /// The layer's duration.
+    open var duration: Double {
+        get { readScalar(.duration) }
+        set { context.setTiming(self, .duration, newValue) }
+    }
+    /// Rate of the layer's time (0 pauses the subtree's animations).
+    open var speed: Float {
+        get { Float(readScalar(.speed)) }
+        set { context.setTiming(self, .speed, Double(newValue)) }
+    }
+    /// Offset of the layer's time.
+    open var timeOffset: Double {
+        get { readScalar(.timeOffset) }
+        set { context.setTiming(self, .timeOffset, newValue) }
+    }
+    /// Repeat count of the layer's time.
+    open var repeatCount: Float {
+        get { Float(readScalar(.repeatCount)) }
+        set { context.setTiming(self, .repeatCount, Double(newValue)) }
+    }
+    /// Repeat duration of the layer's time.
+    open var repeatDuration: Double {
+        get { readScalar(.repeatDuration) }
+        set { context.setTiming(self, .repeatDuration, newValue) }
+    }
+    /// Autoreverse of the layer's time.
+    open var autoreverses: Bool {
+        get { readScalar(.autoreverses) != 0 }
+        set { context.setTiming(self, .autoreverses, newValue ? 1 : 0) }
+    }
+    /// Fill mode of the layer's time.
+    open var fillMode: CAMediaTimingFillMode {
+        get { CAMediaTimingFillMode(code: UInt8(readScalar(.fillMode))) }
+        set { context.setTiming(self, .fillMode, Double(newValue.code)) }
+    }
+
+    // MARK: - from CALayer+Tree.swift
+    /// The parent layer, or nil.
+    open var superlayer: CALayer? {
+        guard row >= 0 else { return nil }
+        let p = context.layers.parent[Int(row)]
+        return p >= 0 ? context.layers.handle[Int(p)]?.takeUnretainedValue() : nil
+    }
+
+    /// The sublayers in order (nil when there are none). Setting it replaces them all.
+    open var sublayers: [CALayer]? {
+        get {
+            guard row >= 0 else { return nil }
+            let s = context.layers
+            var c = s.firstChild[Int(row)]
+            guard c >= 0 else { return nil }
+            var out: [CALayer] = []
+            out.reserveCapacity(Int(s.childCount[Int(row)]))
+            while c >= 0 {
+                if let h = s.handle[Int(c)] { out.append(h.takeUnretainedValue()) }
+                c = s.nextSibling[Int(c)]
+            }
+            return out
+        }
+        set {
+            guard row >= 0 else { return }
+            let new = newValue ?? []
+            for l in new where !context.canAdopt(l, into: self) { return }
+            for l in sublayers ?? [] where !new.contains(where: { $0 === l }) { l.removeFromSuperlayer() }
+            for (i, l) in new.enumerated() { context.insert(l, into: self, at: i) }
+        }
+    }
+
+    /// Appends `layer` as the last sublayer (moving it from any other parent).
+    open func addSublayer(_ layer: CALayer) {
+        guard row >= 0, context.canAdopt(layer, into: self) else { return }
+        context.insert(layer, into: self, at: Int.max)
+    }
+
+    /// Inserts `layer` at `idx` among the sublayers (clamped to the count).
+    open func insertSublayer(_ layer: CALayer, at idx: UInt32) {
+        guard row >= 0, context.canAdopt(layer, into: self) else { return }
+        context.insert(layer, into: self, at: Int(idx))
+    }
+
+    /// Inserts `layer` just below `sibling` (appends if sibling is not a sublayer).
+    open func insertSublayer(_ layer: CALayer, below sibling: CALayer?) {
+        guard row >= 0, context.canAdopt(layer, into: self) else { return }
+        guard let sibling, sibling.superlayer === self else { context.insert(layer, into: self, at: 0); return }
+        if sibling === layer { return }
+        let sameParent = layer.superlayer === self
+        var i = context.layers.siblingIndex(sibling.row)
+        if sameParent && context.layers.siblingIndex(layer.row) < i { i -= 1 }
+        context.insert(layer, into: self, at: i)
+    }
+
+    /// Inserts `layer` just above `sibling` (appends if sibling is not a sublayer).
+    open func insertSublayer(_ layer: CALayer, above sibling: CALayer?) {
+        guard row >= 0, context.canAdopt(layer, into: self) else { return }
+        guard let sibling, sibling.superlayer === self else { context.insert(layer, into: self, at: Int.max); return }
+        if sibling === layer { return }
+        let sameParent = layer.superlayer === self
+        var i = context.layers.siblingIndex(sibling.row) + 1
+        if sameParent && context.layers.siblingIndex(layer.row) < i { i -= 1 }
+        context.insert(layer, into: self, at: i)
+    }
+
+    /// Replaces sublayer `oldLayer` with `newLayer` at the same position.
+    open func replaceSublayer(_ oldLayer: CALayer, with newLayer: CALayer) {
+        guard row >= 0 else { return }
+        guard oldLayer.superlayer === self else {
+            StrataDiagnostics.emit(.invalidArgument, "replaceSublayer: the old layer is not a sublayer of this layer; tree unchanged")
+            return
+        }
+        if oldLayer === newLayer { return }
+        guard context.canAdopt(newLayer, into: self) else { return }
+        let i = context.layers.siblingIndex(oldLayer.row)
+        oldLayer.removeFromSuperlayer()
+        context.insert(newLayer, into: self, at: i)
+    }
+
+    /// Removes the layer from its parent (kCAOnOrderOut runs first).
+    open func removeFromSuperlayer() {
+        guard row >= 0, context.layers.parent[Int(row)] >= 0 else { return }
+        context.runEvent(self, KeyInterner.onOrderOut)
+        context.detachFromParent(self)
+    }
+
+    // MARK: - from CALayer+Animations.swift
+    /// Adds a copy of `anim` under `key` (replacing the animation under that key; a
+    /// transition always uses kCATransition). Bad input (unknown key path, a value of the
+    /// wrong type, a non-finite value or timing) is refused with a diagnostic.
+    open func add(_ anim: CAAnimation, forKey key: String?) {
+        context.addAnimation(anim, forKey: anim is CATransition ? kCATransition : key, to: self, fromAction: false)
+    }
+
+    /// The animation under `key` (treat it as read-only), or nil.
+    open func animation(forKey key: String) -> CAAnimation? {
+        guard row >= 0 else { return nil }
+        let id = context.record(row: row, key: KeyInterner.id(key).raw)
+        return id >= 0 ? context.animationObject(id) : nil
+    }
+
+    /// Keys of the running animations in the order they were added; nil when none.
+    open func animationKeys() -> [String]? {
+        guard row >= 0 else { return nil }
+        var keys: [String] = []
+        var id = context.layers.firstAnimation[Int(row)]
+        while id >= 0 {
+            let r = context.animations.records[Int(id)]
+            if r.key >= 0 { keys.append(KeyInterner.name(PropertyID(r.key))) }
+            id = r.nextInLayer
+        }
+        return keys.isEmpty ? nil : keys
+    }
+
+    /// Removes the animation under `key` at once; the presentation snaps to the model.
+    open func removeAnimation(forKey key: String) {
+        guard row >= 0 else { return }
+        context.removeAnimation(row: row, key: KeyInterner.id(key).raw, finished: false, snap: true)
+    }
+
+    /// Removes every animation at once; the presentation snaps to the model.
+    open func removeAllAnimations() {
+        guard row >= 0 else { return }
+        context.removeAllAnimations(row: row)
+    }
+
+    /// Converts `t` from `l`'s time space to this layer's (identity while layer timing is
+    /// the default; full layer time arrives with the timing work).
+    open func convertTime(_ t: Double, from l: CALayer?) -> Double {
+        let toGlobal = l.map { $0.localToParentChain(t) } ?? t
+        return globalToLocal(toGlobal)
+    }
+
+    /// Converts `t` from this layer's time space to `l`'s.
+    open func convertTime(_ t: Double, to l: CALayer?) -> Double {
+        let global = localToParentChain(t)
+        return l.map { $0.globalToLocal(global) } ?? global
+    }
+
+    // MARK: - from CALayer+KeyValue.swift
+    /// Key-value coding: a built-in property, a key path into one (`position.x`,
+    /// `bounds.size.width`, `transform.rotation.z`), or a custom key.
+    open func value(forKeyPath keyPath: String) -> Any? {
+        switch keyPath {
+        case "name": return name
+        case "sublayers": return sublayers
+        case "superlayer": return superlayer
+        default: break
+        }
+        guard let r = KeyPathResolver.resolve(keyPath, isShape: self is CAShapeLayer) else {
+            if !keyPath.contains("."), PropertyTable.idsByName[keyPath] == nil {
+                let id = KeyInterner.id(keyPath).raw
+                return row >= 0 ? customValues[id] : snapshotObjects[id]
+            }
+            StrataDiagnostics.emit(.unknownKeyPath, "value(forKeyPath: \"\(keyPath)\"): no such key path on \(type(of: self))")
+            return nil
+        }
+        switch r.target {
+        case .lanes(let p, let offset, _):
+            var l = readLanes(p)
+            if PropertyTable[p].kind == .timing {
+                if p == .fillMode { return CAMediaTimingFillMode(code: UInt8(l[0])) }
+                if p == .autoreverses { return l[0] != 0 }
+                if p == .speed || p == .repeatCount { return Float(l[0]) }
+                return l[0]
+            }
+            return withUnsafePointer(to: &l) {
+                $0.withMemoryRebound(to: Double.self, capacity: 16) { LaneValue.box($0 + offset, kind: r.kind) }
+            }
+        case .transformField(let p, let f):
+            return CGFloat(TransformFields.get(f, transform3D(p)))
+        case .object(let p): return readObject(p)
+        case .frame: return frame
+        case .custom(let k): return customValues[k.raw]
+        }
+    }
+
+    /// `value(forKeyPath:)` for a single key.
+    open func value(forKey key: String) -> Any? { value(forKeyPath: key) }
+
+    /// Sets a built-in property, a key path into one, or a custom key. The change runs the
+    /// property's action (looked up under the property's name, e.g. `position` for
+    /// `position.x`). A value of the wrong type, a non-finite value or an unknown key path
+    /// is refused with a diagnostic.
+    open func setValue(_ value: Any?, forKeyPath keyPath: String) {
+        switch keyPath {
+        case "name":
+            guard value == nil || value is String else { return refuseType(keyPath, value) }
+            name = value as? String
+            return
+        case "sublayers":
+            guard value == nil || value is [CALayer] else { return refuseType(keyPath, value) }
+            sublayers = value as? [CALayer]
+            return
+        default: break
+        }
+        guard let r = KeyPathResolver.resolve(keyPath, isShape: self is CAShapeLayer) else {
+            if !keyPath.contains("."), PropertyTable.idsByName[keyPath] == nil {
+                context.setCustom(self, KeyInterner.id(keyPath), value)
+                return
+            }
+            StrataDiagnostics.emit(.unknownKeyPath, "setValue(_:forKeyPath: \"\(keyPath)\"): no such key path on \(type(of: self)); nothing changed")
+            return
+        }
+        switch r.target {
+        case .lanes(let p, let offset, let width):
+            guard let l = LaneValue.lanes(value, kind: r.kind, width: width) else { return refuseType(keyPath, value) }
+            if PropertyTable[p].kind == .timing {
+                if p == .fillMode, let m = value as? CAMediaTimingFillMode { fillMode = m; return }
+                context.setTiming(self, p, l[0])
+                return
+            }
+            var full = readLanes(p)
+            for c in 0..<width { full[offset + c] = l[c] }
+            writeLanes(p, full)
+        case .transformField(let p, let f):
+            guard let v = value.flatMap(LaneValue.scalar) else { return refuseType(keyPath, value) }
+            guard v.isFinite else {
+                StrataDiagnostics.emit(.nonFiniteValue, "\(keyPath) = \(v) must be finite; unchanged")
+                return
+            }
+            setTransform3D(p, TransformFields.set(f, v, transform3D(p)))
+        case .object(let p):
+            guard TransformFields.objectFits(p, value) else { return refuseType(keyPath, value) }
+            context.setObject(self, p, value)
+        case .frame:
+            guard let f = value as? CGRect else { return refuseType(keyPath, value) }
+            frame = f
+        case .custom(let k):
+            context.setCustom(self, k, value)
+        }
+    }
+
+    /// `setValue(_:forKeyPath:)` for a single key.
+    open func setValue(_ value: Any?, forKey key: String) { setValue(value, forKeyPath: key) }
+
+    // MARK: lane access
+
+    @inline(__always)
+    func setFlag(_ bit: UInt16, _ on: Bool) {
+        guard row >= 0 else { return }
+        if on { context.layers.flags[Int(row)] |= bit } else { context.layers.flags[Int(row)] &= ~bit }
+    }
+
+    /// Model lanes of `p` (a snapshot's for a copy).
+    @inline(__always)
+    func readLanes(_ p: PropertyID) -> Lanes {
+        let info = PropertyTable[p]
+        var v = Lanes()
+        if let s = snapshot {
+            for c in 0..<info.width { v[c] = s[info.laneOffset + c] }
+        } else if let col = context.layers.model[p.index] {
+            let base = Int(row) * info.width
+            for c in 0..<info.width { v[c] = col[base + c] }
+        } else {
+            for c in 0..<info.width { v[c] = info.defaults[c] }
+        }
+        return v
+    }
+
+    @inline(__always)
+    func readScalar(_ p: PropertyID) -> Double {
+        if let s = snapshot { return s[PropertyTable[p].laneOffset] }
+        if let col = context.layers.model[p.index] { return col[Int(row)] }
+        return PropertyTable[p].defaults[0]
+    }
+
+    @inline(__always)
+    func writeScalar(_ p: PropertyID, _ v: Double) {
+        var l = Lanes()
+        l[0] = v
+        context.setProperty(self, p, l)
+    }
+
+    @inline(__always)
+    func writeLanes(_ p: PropertyID, _ l: Lanes) { context.setProperty(self, p, l) }
+
+    func readObject(_ p: PropertyID) -> Any? {
+        if row < 0 { return snapshotObjects[p.raw] }
+        switch p {
+        case .contents: return contentsValue
+        case .mask: return maskValue
+        case .shadowPath: return shadowPathValue
+        case .filters: return filtersValue
+        case .backgroundFilters: return backgroundFiltersValue
+        case .compositingFilter: return compositingFilterValue
+        case .path: return pathValue
+        default: return nil
+        }
+    }
+
+    func storeObject(_ p: PropertyID, _ v: Any?) {
+        switch p {
+        case .contents: contentsValue = v
+        case .mask: maskValue = v as? CALayer
+        case .shadowPath: shadowPathValue = v as? CGPath
+        case .filters: filtersValue = v as? [Any]
+        case .backgroundFilters: backgroundFiltersValue = v as? [Any]
+        case .compositingFilter: compositingFilterValue = v
+        case .path: pathValue = v as? CGPath
+        default: break
+        }
+    }
+}

@@ -1,0 +1,93 @@
+/// What a record's values live in.
+enum RecordKind: UInt8 {
+    /// Lanes of a `LaneTrack`.
+    case lanes
+    /// A discrete object value (contents, mask, paths): from/to objects, switched at 0.5.
+    case object
+    /// No property value: a transition, or an animation whose only effect is its timing.
+    case timingOnly
+}
+
+enum RecordFlags {
+    static let alive: UInt8 = 1
+    static let additive: UInt8 = 2
+    static let hasDelegate: UInt8 = 4
+    static let started: UInt8 = 8
+}
+
+/// Bookkeeping of one running animation (cold data: read at add, remove, retire and by the
+/// API, never by the frame kernel).
+struct AnimationRecord {
+    var layer: Int32 = -1
+    /// Interned key; anonymous keys (nil) are negative and unique.
+    var key: Int32 = 0
+    var property: Int32 = -1
+    var kind: RecordKind = .timingOnly
+    var flags: UInt8 = 0
+    var track: Int32 = -1
+    var slot: Int32 = -1
+    var timing: Int32 = -1
+    var prevInLayer: Int32 = -1
+    var nextInLayer: Int32 = -1
+    var prevInTiming: Int32 = -1
+    var nextInTiming: Int32 = -1
+}
+
+/// Every running animation of one engine: records (cold), lane tracks (hot columns, one per
+/// property and lane range), object animations, and the layer-properties whose animations
+/// must be composed in order.
+final class AnimationStore {
+    var records: [AnimationRecord] = []
+    /// The animation object of a record: the copy added by `add(_:forKey:)`, or nil for a
+    /// built-in implicit animation until the API asks for it.
+    var objects: [CAAnimation?] = []
+    /// Discrete values of object records.
+    var objectValues: [(from: Any?, to: Any?)] = []
+    private var freeRecords: [Int32] = []
+    private var anonymousKey: Int32 = -1
+
+    var tracks: [LaneTrack] = []
+    private var trackIndex: [Int: Int32] = [:]
+    /// Records of kind `.object`, in add order.
+    var objectRecords: [Int32] = []
+    /// (layer << 8 | property) of layer properties with composed animations.
+    var composed: [Int64] = []
+
+    init() {}
+
+    var liveCount: Int { records.count - freeRecords.count }
+
+    func nextAnonymousKey() -> Int32 { anonymousKey -= 1; return anonymousKey }
+
+    func track(_ p: PropertyID, offset: Int, width: Int) -> Int32 {
+        let k = Int(p.raw) << 16 | offset << 8 | width
+        if let t = trackIndex[k] { return t }
+        tracks.append(LaneTrack(property: p, offset: offset, width: width))
+        let t = Int32(tracks.count - 1)
+        trackIndex[k] = t
+        return t
+    }
+
+    func newRecord(_ r: AnimationRecord, object: CAAnimation?) -> Int32 {
+        if let id = freeRecords.popLast() {
+            records[Int(id)] = r
+            objects[Int(id)] = object
+            objectValues[Int(id)] = (nil, nil)
+            return id
+        }
+        records.append(r)
+        objects.append(object)
+        objectValues.append((nil, nil))
+        return Int32(records.count - 1)
+    }
+
+    func freeRecord(_ id: Int32) {
+        records[Int(id)] = AnimationRecord()
+        objects[Int(id)] = nil
+        objectValues[Int(id)] = (nil, nil)
+        freeRecords.append(id)
+    }
+
+    /// Bytes of hot column storage per running animation, by track.
+    var bytesPerAnimation: [(PropertyID, Int)] { tracks.map { ($0.property, $0.bytesPerAnimation) } }
+}

@@ -1,0 +1,234 @@
+/// Per-layer flag bits in `LayerStore.flags`.
+enum LayerFlags {
+    static let alive: UInt16 = 1 << 0
+    static let hasDelegate: UInt16 = 1 << 1
+    static let hasActions: UInt16 = 1 << 2
+    static let hasStyle: UInt16 = 1 << 3
+    /// The layer has been committed once: `presentation()` exists.
+    static let committed: UInt16 = 1 << 4
+    /// The layer's class is not one of the engine's own, so `defaultAction(forKey:)` may be
+    /// overridden and must be asked.
+    static let customClass: UInt16 = 1 << 5
+    static let isShape: UInt16 = 1 << 6
+    /// Mask of the lookup steps that are not empty.
+    static let lookupSteps: UInt16 = hasDelegate | hasActions | hasStyle | customClass
+}
+
+/// Struct-of-arrays storage of every layer of one engine: the tree, per-layer flags, and one
+/// model and one presentation column per lane property (`Double` lanes, `width` per layer),
+/// materialised on first use so a tree that never touches `transform` pays nothing for it.
+/// A `CALayer` is a handle holding its row index.
+final class LayerStore {
+    private(set) var capacity: Int
+    private(set) var highWater = 0
+    private var freeRows: [Int32] = []
+
+    var parent: Column<Int32>
+    var firstChild: Column<Int32>
+    var lastChild: Column<Int32>
+    var nextSibling: Column<Int32>
+    var prevSibling: Column<Int32>
+    var childCount: Column<Int32>
+    var flags: Column<UInt16>
+    /// Unretained pointer to the handle (valid while the row is alive).
+    var handle: Column<Unmanaged<CALayer>?>
+    /// Head and tail of the layer's animation records, in `animationKeys()` order.
+    var firstAnimation: Column<Int32>
+    var lastAnimation: Column<Int32>
+
+    /// `model[p]`, `presentation[p]`: base of property p's column or nil if not materialised.
+    var model: Column<UnsafeMutablePointer<Double>?>
+    var presentation: Column<UnsafeMutablePointer<Double>?>
+
+    init(capacity: Int = 64) {
+        let c = grownCapacity(0, needed: capacity)
+        self.capacity = c
+        parent = Column(capacity: c, fill: -1)
+        firstChild = Column(capacity: c, fill: -1)
+        lastChild = Column(capacity: c, fill: -1)
+        nextSibling = Column(capacity: c, fill: -1)
+        prevSibling = Column(capacity: c, fill: -1)
+        childCount = Column(capacity: c, fill: 0)
+        flags = Column(capacity: c, fill: 0)
+        handle = Column(capacity: c, fill: nil)
+        firstAnimation = Column(capacity: c, fill: -1)
+        lastAnimation = Column(capacity: c, fill: -1)
+        model = Column(capacity: PropertyTable.count, fill: nil)
+        presentation = Column(capacity: PropertyTable.count, fill: nil)
+    }
+
+    deinit {
+        for p in 0..<PropertyTable.count {
+            model[p]?.deallocate()
+            presentation[p]?.deallocate()
+        }
+        parent.free(); firstChild.free(); lastChild.free(); nextSibling.free(); prevSibling.free()
+        childCount.free(); flags.free(); handle.free(); firstAnimation.free(); lastAnimation.free()
+        model.free(); presentation.free()
+    }
+
+    /// Rows in use.
+    var liveCount: Int { highWater - freeRows.count }
+
+    /// Bytes of column storage, for the reports.
+    var bytesAllocated: Int {
+        var lanes = 0
+        for p in 0..<PropertyTable.count where model[p] != nil { lanes += PropertyTable.rows[p].width }
+        return capacity * (6 * 4 + 2 + 8 + 2 * 4 + 2 * lanes * 8)
+    }
+
+    /// A fresh row with every property at its default.
+    func allocate(flags f: UInt16) -> Int32 {
+        let row: Int32
+        if let r = freeRows.popLast() {
+            row = r
+        } else {
+            precondition(highWater < Int(Int32.max), "LayerStore is out of capacity: at most \(Int32.max) layers per thread")
+            row = Int32(highWater)
+            highWater += 1
+            if highWater > capacity { grow(to: highWater) }
+        }
+        let i = Int(row)
+        parent[i] = -1; firstChild[i] = -1; lastChild[i] = -1; nextSibling[i] = -1; prevSibling[i] = -1
+        childCount[i] = 0
+        flags[i] = f | LayerFlags.alive
+        firstAnimation[i] = -1; lastAnimation[i] = -1
+        for p in 0..<PropertyTable.count {
+            guard let m = model[p] else { continue }
+            let info = PropertyTable.rows[p]
+            for c in 0..<info.width {
+                m[i * info.width + c] = info.defaults[c]
+                presentation[p]![i * info.width + c] = info.defaults[c]
+            }
+        }
+        return row
+    }
+
+    func free(_ row: Int32) {
+        let i = Int(row)
+        flags[i] = 0
+        handle[i] = nil
+        freeRows.append(row)
+    }
+
+    private func grow(to n: Int) {
+        let c = grownCapacity(capacity, needed: n)
+        parent.grow(to: c, fill: -1); firstChild.grow(to: c, fill: -1); lastChild.grow(to: c, fill: -1)
+        nextSibling.grow(to: c, fill: -1); prevSibling.grow(to: c, fill: -1); childCount.grow(to: c, fill: 0)
+        flags.grow(to: c, fill: 0); handle.grow(to: c, fill: nil)
+        firstAnimation.grow(to: c, fill: -1); lastAnimation.grow(to: c, fill: -1)
+        for p in 0..<PropertyTable.count {
+            guard let m = model[p], let pr = presentation[p] else { continue }
+            let info = PropertyTable.rows[p]
+            model[p] = regrow(m, info: info, from: capacity, to: c)
+            presentation[p] = regrow(pr, info: info, from: capacity, to: c)
+        }
+        capacity = c
+    }
+
+    private func regrow(_ old: UnsafeMutablePointer<Double>, info: PropertyInfo, from: Int, to: Int)
+        -> UnsafeMutablePointer<Double>
+    {
+        let w = info.width
+        let n = UnsafeMutablePointer<Double>.allocate(capacity: to * w)
+        n.update(from: old, count: from * w)
+        for r in from..<to { for c in 0..<w { n[r * w + c] = info.defaults[c] } }
+        old.deallocate()
+        return n
+    }
+
+    /// Materialises property p's model and presentation columns (every row at the default).
+    @inline(never)
+    func materialize(_ p: PropertyID) {
+        let info = PropertyTable[p]
+        let w = info.width
+        precondition(w > 0)
+        let m = UnsafeMutablePointer<Double>.allocate(capacity: capacity * w)
+        let pr = UnsafeMutablePointer<Double>.allocate(capacity: capacity * w)
+        for r in 0..<capacity {
+            for c in 0..<w { m[r * w + c] = info.defaults[c]; pr[r * w + c] = info.defaults[c] }
+        }
+        model[p.index] = m
+        presentation[p.index] = pr
+    }
+
+    /// Property p's model column, materialised if needed.
+    @inline(__always)
+    func modelColumn(_ p: PropertyID) -> UnsafeMutablePointer<Double> {
+        if let m = model[p.index] { return m }
+        materialize(p)
+        return model[p.index]!
+    }
+
+    /// Property p's presentation column, materialised if needed.
+    @inline(__always)
+    func presentationColumn(_ p: PropertyID) -> UnsafeMutablePointer<Double> {
+        if let m = presentation[p.index] { return m }
+        materialize(p)
+        return presentation[p.index]!
+    }
+
+    /// Copies the model value of (row, p) to its presentation value.
+    @inline(__always)
+    func snapPresentation(_ row: Int32, _ p: PropertyID) {
+        guard let m = model[p.index], let pr = presentation[p.index] else { return }
+        let w = PropertyTable[p].width
+        let i = Int(row) * w
+        for c in 0..<w { pr[i + c] = m[i + c] }
+    }
+
+    // MARK: tree
+
+    /// Is `a` the same layer as `b` or one of its ancestors?
+    func isAncestor(_ a: Int32, of b: Int32) -> Bool {
+        var x = b
+        while x >= 0 {
+            if x == a { return true }
+            x = parent[Int(x)]
+        }
+        return false
+    }
+
+    /// Unlinks `row` from its parent's child list (no retain bookkeeping).
+    func unlink(_ row: Int32) {
+        let i = Int(row)
+        let p = parent[i]
+        guard p >= 0 else { return }
+        let prev = prevSibling[i], next = nextSibling[i]
+        if prev >= 0 { nextSibling[Int(prev)] = next } else { firstChild[Int(p)] = next }
+        if next >= 0 { prevSibling[Int(next)] = prev } else { lastChild[Int(p)] = prev }
+        parent[i] = -1; prevSibling[i] = -1; nextSibling[i] = -1
+        childCount[Int(p)] -= 1
+    }
+
+    /// Links `row` under `p` at child position `index` (clamped to the child count).
+    func link(_ row: Int32, under p: Int32, at index: Int) {
+        let i = Int(row)
+        var before = firstChild[Int(p)]
+        var k = 0
+        while before >= 0 && k < index { before = nextSibling[Int(before)]; k += 1 }
+        parent[i] = p
+        if before < 0 {
+            let last = lastChild[Int(p)]
+            prevSibling[i] = last
+            nextSibling[i] = -1
+            if last >= 0 { nextSibling[Int(last)] = row } else { firstChild[Int(p)] = row }
+            lastChild[Int(p)] = row
+        } else {
+            let prev = prevSibling[Int(before)]
+            prevSibling[i] = prev
+            nextSibling[i] = before
+            prevSibling[Int(before)] = row
+            if prev >= 0 { nextSibling[Int(prev)] = row } else { firstChild[Int(p)] = row }
+        }
+        childCount[Int(p)] += 1
+    }
+
+    /// Index of `row` among its siblings.
+    func siblingIndex(_ row: Int32) -> Int {
+        var k = 0
+        var x = prevSibling[Int(row)]
+        while x >= 0 { k += 1; x = prevSibling[Int(x)] }
+        return k
+    }
+}

@@ -1,0 +1,225 @@
+/// The timing parameters an animation is evaluated with, resolved at `add` (duration 0
+/// replaced by the transaction's, curve interned). Animations of one transaction with equal
+/// parameters share one `TimingStore` entry, so one curve solve per frame serves them all.
+struct TimingParameters: Equatable {
+    var beginTime: Double = 0          // 0: the time of the commit that adds it
+    var duration: Double = 0.25
+    var speed: Double = 1
+    var timeOffset: Double = 0
+    var repeatCount: Double = 0
+    var repeatDuration: Double = 0
+    var autoreverses = false
+    var fill: UInt8 = 0
+    var removedOnCompletion = true
+    var curve: Int32 = 0               // index into TimingStore.curves; 0 = linear
+}
+
+/// Where a timing entry stands at the frame's time.
+enum TimingPhase: UInt8 {
+    /// Not committed yet: animations keep the presentation value they have.
+    case pending
+    /// Inside the active duration, or held by a fill mode: animations write their value.
+    case active
+    /// Outside the active duration with no fill: animations show the model value.
+    case inactive
+}
+
+/// Columns of timing entries (one per distinct timing of a transaction), evaluated once per
+/// frame into `progress`: the eased progress, or NaN when the entry is not active. The
+/// animation kernels read `progress` by entry index.
+final class TimingStore {
+    private(set) var highWater = 0
+    var capacity = 0
+    var begin: Column<Double>
+    var params: [TimingParameters] = []
+    var progress: Column<Double>
+    var phase: Column<UInt8>
+    var alive: Column<Bool>
+    var committed: Column<Bool>
+    var started: Column<Bool>
+    var completed: Column<Bool>
+    /// Live animation records using the entry.
+    var refCount: Column<Int32>
+    /// First record of the entry's intrusive list (`AnimationRecord.nextInTiming`).
+    var firstRecord: Column<Int32>
+    /// Records that have a delegate, so start callbacks are looked for.
+    var delegateCount: Column<Int32>
+    /// Completion groups the entry belongs to (empty for most entries: no allocation).
+    var groups: [[CompletionGroup]] = []
+    private var freeList: [Int32] = []
+
+    /// Interned curves; 0 is linear.
+    private(set) var curves: [UnitBezier] = [UnitBezier(0, 0, 1, 1)]
+    private(set) var curveFunctions: [CAMediaTimingFunction] = [CAMediaTimingFunction.linearCurve]
+
+    /// Filled by `evaluate`: entries that started / completed at this frame.
+    var justStarted: [Int32] = []
+    var justCompleted: [Int32] = []
+
+    init() {
+        let c = 64
+        capacity = c
+        begin = Column(capacity: c, fill: 0)
+        progress = Column(capacity: c, fill: .nan)
+        phase = Column(capacity: c, fill: TimingPhase.pending.rawValue)
+        alive = Column(capacity: c, fill: false)
+        committed = Column(capacity: c, fill: false)
+        started = Column(capacity: c, fill: false)
+        completed = Column(capacity: c, fill: false)
+        refCount = Column(capacity: c, fill: 0)
+        firstRecord = Column(capacity: c, fill: -1)
+        delegateCount = Column(capacity: c, fill: 0)
+        justStarted.reserveCapacity(64)
+        justCompleted.reserveCapacity(64)
+    }
+
+    deinit {
+        begin.free(); progress.free(); phase.free(); alive.free(); committed.free()
+        started.free(); completed.free(); refCount.free(); firstRecord.free(); delegateCount.free()
+    }
+
+    var liveCount: Int { highWater - freeList.count }
+
+    /// The curve id of a timing function (linear when nil), interning new curves.
+    func curveID(_ f: CAMediaTimingFunction?) -> Int32 {
+        guard let f else { return 0 }
+        if f.curve.isLinear { return 0 }
+        if let i = curves.firstIndex(of: f.curve) { return Int32(i) }
+        curves.append(f.curve)
+        curveFunctions.append(f)
+        return Int32(curves.count - 1)
+    }
+
+    private func grow(to n: Int) {
+        let c = grownCapacity(capacity, needed: n)
+        begin.grow(to: c, fill: 0); progress.grow(to: c, fill: .nan)
+        phase.grow(to: c, fill: TimingPhase.pending.rawValue); alive.grow(to: c, fill: false)
+        committed.grow(to: c, fill: false); started.grow(to: c, fill: false)
+        completed.grow(to: c, fill: false); refCount.grow(to: c, fill: 0)
+        firstRecord.grow(to: c, fill: -1); delegateCount.grow(to: c, fill: 0)
+        capacity = c
+    }
+
+    /// A new entry, pending until its transaction commits.
+    func make(_ p: TimingParameters, groups g: [CompletionGroup]) -> Int32 {
+        let e: Int32
+        if let f = freeList.popLast() {
+            e = f
+            params[Int(e)] = p
+            groups[Int(e)] = g
+        } else {
+            e = Int32(highWater)
+            highWater += 1
+            if highWater > capacity { grow(to: highWater) }
+            params.append(p)
+            groups.append(g)
+        }
+        let i = Int(e)
+        begin[i] = p.beginTime
+        progress[i] = .nan
+        phase[i] = TimingPhase.pending.rawValue
+        alive[i] = true
+        committed[i] = false
+        started[i] = false
+        completed[i] = false
+        refCount[i] = 0
+        firstRecord[i] = -1
+        delegateCount[i] = 0
+        for group in g { group.pending += 1 }
+        return e
+    }
+
+    /// Commits an entry at media time `now`: a zero beginTime becomes `now`.
+    func commit(_ e: Int32, now: Double) {
+        let i = Int(e)
+        guard alive[i], !committed[i] else { return }
+        if params[i].beginTime == 0 { begin[i] = now }
+        committed[i] = true
+    }
+
+    /// Frees an entry whose last record is gone.
+    func release(_ e: Int32) {
+        let i = Int(e)
+        alive[i] = false
+        phase[i] = TimingPhase.inactive.rawValue
+        progress[i] = .nan
+        groups[i] = []
+        freeList.append(e)
+    }
+
+    /// Computes phase and progress of every entry at `now`, listing entries that started or
+    /// completed. One curve solve per entry.
+    func evaluate(now: Double) {
+        justStarted.removeAll(keepingCapacity: true)
+        justCompleted.removeAll(keepingCapacity: true)
+        for i in 0..<highWater where alive[i] && committed[i] {
+            let p = params[i]
+            let state = TimingStore.localFraction(now: now, begin: begin[i], p)
+            if state.started && !started[i] {
+                started[i] = true
+                justStarted.append(Int32(i))
+            }
+            if state.finished && !completed[i] {
+                completed[i] = true
+                justCompleted.append(Int32(i))
+            }
+            if let x = state.fraction {
+                phase[i] = TimingPhase.active.rawValue
+                progress[i] = p.curve == 0 ? x : curves[Int(p.curve)].solve(x)
+            } else {
+                phase[i] = TimingPhase.inactive.rawValue
+                progress[i] = .nan
+            }
+        }
+    }
+
+    /// Core Animation's timing model for one entry: active time
+    /// a = (now - begin) * speed; inside [0, activeDuration) the local time a + timeOffset is
+    /// folded into one iteration (repeat, autoreverse); outside, the fill mode decides.
+    /// Returns the linear fraction (nil when the entry has no effect), whether the entry has
+    /// started, and whether its active duration is over.
+    static func localFraction(now: Double, begin: Double, _ p: TimingParameters)
+        -> (fraction: Double?, started: Bool, finished: Bool)
+    {
+        let d = p.duration
+        let cycle = p.autoreverses ? 2 * d : d
+        let active: Double
+        if p.repeatDuration > 0 {
+            active = p.repeatDuration
+        } else {
+            active = (p.repeatCount > 0 ? p.repeatCount : 1) * cycle
+        }
+        let a = (now - begin) * p.speed
+        if a < 0 {
+            guard p.fill & FillBits.backwards != 0 else { return (nil, false, false) }
+            return (fold(p.timeOffset, d: d, cycle: cycle, autoreverses: p.autoreverses, atEnd: false), false, false)
+        }
+        if a >= active {
+            guard p.fill & FillBits.forwards != 0 else { return (nil, true, true) }
+            return (fold(active + p.timeOffset, d: d, cycle: cycle, autoreverses: p.autoreverses, atEnd: true), true, true)
+        }
+        return (fold(a + p.timeOffset, d: d, cycle: cycle, autoreverses: p.autoreverses, atEnd: false), true, false)
+    }
+
+    /// Folds local time into one iteration's fraction 0...1. At the end of the active
+    /// duration a whole number of iterations ends on the iteration's last value.
+    @inline(__always)
+    static func fold(_ t: Double, d: Double, cycle: Double, autoreverses: Bool, atEnd: Bool) -> Double {
+        guard d > 0, cycle.isFinite else { return 1 }
+        var r = t.truncatingRemainder(dividingBy: cycle)
+        if r < 0 { r += cycle }
+        if atEnd && r == 0 && t > 0 { r = cycle }
+        if autoreverses && r > d { r = cycle - r }
+        let x = r / d
+        return x < 0 ? 0 : (x > 1 ? 1 : x)
+    }
+}
+
+/// A transaction's completion block and the number of its timing entries still running.
+final class CompletionGroup {
+    var pending = 0
+    var committed = false
+    var fired = false
+    let block: () -> Void
+    init(_ block: @escaping () -> Void) { self.block = block }
+}

@@ -1,0 +1,50 @@
+/// A growable column of trivially-copyable elements in manually managed, 64-byte aligned
+/// memory. Stores own their columns and free them in `deinit`; nothing here is
+/// reference-counted, so a hot loop over `base` pays no retain, release or exclusivity check.
+///
+/// - Complexity: reads and writes O(1); `grow` O(n) and only on capacity change.
+@usableFromInline
+struct Column<Element> {
+    @usableFromInline var base: UnsafeMutablePointer<Element>
+    @usableFromInline var capacity: Int
+
+    @inlinable init(capacity: Int, fill: Element) {
+        let c = max(capacity, 8)
+        let raw = UnsafeMutableRawPointer.allocate(
+            byteCount: c * MemoryLayout<Element>.stride, alignment: 64)
+        base = raw.bindMemory(to: Element.self, capacity: c)
+        base.initialize(repeating: fill, count: c)
+        self.capacity = c
+    }
+
+    /// Grows to at least `newCapacity`, filling new slots with `fill`.
+    @usableFromInline mutating func grow(to newCapacity: Int, fill: Element) {
+        guard newCapacity > capacity else { return }
+        let raw = UnsafeMutableRawPointer.allocate(
+            byteCount: newCapacity * MemoryLayout<Element>.stride, alignment: 64)
+        let nb = raw.bindMemory(to: Element.self, capacity: newCapacity)
+        nb.moveInitialize(from: base, count: capacity)
+        (nb + capacity).initialize(repeating: fill, count: newCapacity - capacity)
+        UnsafeMutableRawPointer(base).deallocate()
+        base = nb
+        capacity = newCapacity
+    }
+
+    @usableFromInline func free() {
+        base.deinitialize(count: capacity)
+        UnsafeMutableRawPointer(base).deallocate()
+    }
+
+    @inlinable subscript(i: Int) -> Element {
+        @inline(__always) get { base[i] }
+        @inline(__always) nonmutating set { base[i] = newValue }
+    }
+}
+
+/// Capacity growth policy shared by the stores: doubling, in whole blocks of 8 lanes.
+@inline(__always)
+func grownCapacity(_ current: Int, needed: Int) -> Int {
+    var c = max(current, 64)
+    while c < needed { c *= 2 }
+    return (c + 7) & ~7
+}

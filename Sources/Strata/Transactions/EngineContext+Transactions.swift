@@ -1,0 +1,124 @@
+extension EngineContext {
+    /// The innermost open transaction, opening an implicit one if none is open.
+    @inline(__always)
+    func ensureTransaction() {
+        if transactions.isEmpty { transactions.append(TransactionLevel(implicit: true)) }
+    }
+
+    func begin() {
+        if let top = transactions.last {
+            transactions.append(top.nested())
+        } else {
+            transactions.append(TransactionLevel(implicit: false))
+        }
+    }
+
+    /// `commit()`: pops the innermost explicit transaction. Without one, a diagnostic and no
+    /// effect (the implicit transaction, if open, stays open).
+    func commit(file: StaticString, line: UInt) {
+        guard let top = transactions.last, !top.implicit else {
+            StrataDiagnostics.emit(.unbalancedCommit,
+                "CATransaction.commit() without a matching begin() at \(file):\(line); ignored",
+                file: file, line: line)
+            return
+        }
+        commitTop()
+    }
+
+    /// Pops the top level; at the bottom of the stack this is the real commit.
+    func commitTop() {
+        guard let top = transactions.popLast() else { return }
+        if let g = top.group {
+            g.committed = true
+            if g.pending == 0 { groupsToFire.append(g) }
+        }
+        if transactions.isEmpty { commitToRenderTree() }
+        fireCompletionGroups()
+    }
+
+    /// `flush()`: commits the implicit transaction when it is the only one open.
+    func flush() {
+        if transactions.count == 1 && transactions[0].implicit { commitTop() }
+    }
+
+    /// The outermost commit: animations get their begin time, changed properties without
+    /// animation show their model value, new layers become presentable.
+    private func commitToRenderTree() {
+        for e in pendingEntries {
+            let i = Int(e)
+            guard timings.alive[i] else { continue }
+            timings.commit(e, now: now)
+            if timings.refCount[i] == 0 { entryDone(e); timings.release(e) }
+        }
+        pendingEntries.removeAll(keepingCapacity: true)
+        for (row, p) in dirty where layers.flags[Int(row)] & LayerFlags.alive != 0 {
+            if !hasAnimation(row: row, property: p) { layers.snapPresentation(row, p) }
+        }
+        dirty.removeAll(keepingCapacity: true)
+        for row in uncommittedLayers where layers.flags[Int(row)] & LayerFlags.alive != 0 {
+            layers.flags[Int(row)] |= LayerFlags.committed
+        }
+        uncommittedLayers.removeAll(keepingCapacity: true)
+    }
+
+    /// Runs completion blocks whose groups are done (they may open transactions themselves).
+    func fireCompletionGroups() {
+        while !groupsToFire.isEmpty {
+            let g = groupsToFire.removeFirst()
+            guard !g.fired else { continue }
+            g.fired = true
+            callbackDepth += 1
+            g.block()
+            callbackDepth -= 1
+        }
+    }
+
+    /// Completion groups of every open level, innermost first.
+    func openGroups() -> [CompletionGroup] {
+        var g: [CompletionGroup] = []
+        for l in transactions.reversed() { if let x = l.group { g.append(x) } }
+        return g
+    }
+
+    /// The shared timing entry of the innermost level's built-in implicit animations.
+    @inline(__always)
+    func implicitEntry() -> Int32 {
+        let top = transactions.count - 1
+        let e = transactions[top].implicitEntry
+        if e >= 0 { return e }
+        return makeImplicitEntry(top)
+    }
+
+    @inline(never)
+    private func makeImplicitEntry(_ top: Int) -> Int32 {
+        var p = TimingParameters()
+        p.duration = transactions[top].duration
+        p.curve = timings.curveID(transactions[top].timingFunction ?? CAMediaTimingFunction.defaultCurve)
+        let e = timings.make(p, groups: openGroups())
+        pendingEntries.append(e)
+        transactions[top].implicitEntry = e
+        return e
+    }
+
+    /// A timing entry for explicit parameters at the innermost level (shared when equal).
+    func entry(for p: TimingParameters) -> Int32 {
+        let top = transactions.count - 1
+        for (q, e) in transactions[top].entryCache where q == p && timings.alive[Int(e)] { return e }
+        let e = timings.make(p, groups: openGroups())
+        pendingEntries.append(e)
+        if transactions[top].entryCache.count < 16 { transactions[top].entryCache.append((p, e)) }
+        return e
+    }
+
+    /// An entry stopped counting for completion: it completed or lost its last animation.
+    func entryDone(_ e: Int32) {
+        let i = Int(e)
+        let g = timings.groups[i]
+        guard !g.isEmpty else { return }
+        timings.groups[i] = []
+        for group in g {
+            group.pending -= 1
+            if group.pending == 0 && group.committed { groupsToFire.append(group) }
+        }
+    }
+}

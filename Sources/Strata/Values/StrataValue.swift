@@ -1,0 +1,91 @@
+import Foundation
+
+/// The engine's own animation value: raw lanes of `Double`, accepted wherever Core Animation
+/// takes a boxed value (`fromValue`, `toValue`, `byValue`, `values`). Its lane count must
+/// match the key path (1 for `opacity`, 2 for `position`, 4 for colours and rects, 16 for
+/// transforms in m11...m44 order).
+public struct StrataValue: Equatable, Sendable {
+    /// The lanes.
+    public var lanes: [Double]
+    /// A value of the given lanes.
+    public init(_ lanes: [Double]) { self.lanes = lanes }
+}
+
+/// Conversions between Core Animation's boxed values and lanes, done once at the boundary.
+enum LaneValue {
+    /// A scalar from any of the numeric types the API accepts.
+    static func scalar(_ v: Any) -> Double? {
+        switch v {
+        case let x as CGFloat: return Double(x)
+        case let x as Double: return x
+        case let x as Float: return Double(x)
+        case let x as Int: return Double(x)
+        case let x as Bool: return x ? 1 : 0
+        case let x as NSNumber: return x.doubleValue
+        case let x as StrataValue where x.lanes.count == 1: return x.lanes[0]
+        default: return nil
+        }
+    }
+
+    /// Lanes of `v` for a value of `kind` (`width` lanes), or nil if the type does not fit.
+    /// A nil colour becomes NaN lanes (the model's "no colour").
+    static func lanes(_ v: Any?, kind: ValueKind, width: Int) -> [Double]? {
+        guard let v else { return kind == .color ? PropertyTable.nilColor : nil }
+        if let s = v as? StrataValue { return s.lanes.count == width ? s.lanes : nil }
+        switch kind {
+        case .cgFloat, .float, .bool, .timing:
+            return scalar(v).map { [$0] }
+        case .point:
+            if let p = v as? CGPoint { return [Double(p.x), Double(p.y)] }
+            return nil
+        case .size:
+            if let s = v as? CGSize { return [Double(s.width), Double(s.height)] }
+            return nil
+        case .rect:
+            if let r = v as? CGRect {
+                return [Double(r.origin.x), Double(r.origin.y), Double(r.size.width), Double(r.size.height)]
+            }
+            return nil
+        case .color:
+            if let c = v as? CGColor { let x = c.rgba; return [x[0], x[1], x[2], x[3]] }
+            return nil
+        case .transform:
+            if let t = v as? CATransform3D { return transformLanes(t) }
+            if let a = v as? CGAffineTransform { return transformLanes(CATransform3DMakeAffineTransform(a)) }
+            return nil
+        case .object:
+            return nil
+        }
+    }
+
+    static func transformLanes(_ t: CATransform3D) -> [Double] {
+        [t.m11, t.m12, t.m13, t.m14, t.m21, t.m22, t.m23, t.m24,
+         t.m31, t.m32, t.m33, t.m34, t.m41, t.m42, t.m43, t.m44].map { Double($0) }
+    }
+
+    static func transform(_ l: UnsafePointer<Double>) -> CATransform3D {
+        CATransform3D(m11: l[0], m12: l[1], m13: l[2], m14: l[3], m21: l[4], m22: l[5], m23: l[6], m24: l[7],
+                      m31: l[8], m32: l[9], m33: l[10], m34: l[11], m41: l[12], m42: l[13], m43: l[14], m44: l[15])
+    }
+
+    /// The typed Swift value of lanes of `kind` (the value `value(forKeyPath:)` returns).
+    static func box(_ l: UnsafePointer<Double>, kind: ValueKind) -> Any? {
+        switch kind {
+        case .cgFloat, .timing: return CGFloat(l[0])
+        case .float: return Float(l[0])
+        case .bool: return l[0] >= 0.5
+        case .point: return CGPoint(x: l[0], y: l[1])
+        case .size: return CGSize(width: l[0], height: l[1])
+        case .rect: return CGRect(x: l[0], y: l[1], width: l[2], height: l[3])
+        case .color: return l[0].isNaN ? nil : CGColor(rgba: SIMD4(l[0], l[1], l[2], l[3]))
+        case .transform: return transform(l)
+        case .object: return nil
+        }
+    }
+
+    /// Are all lanes finite (colours: NaN is "nil" only when every lane is)?
+    static func finite(_ l: [Double], kind: ValueKind) -> Bool {
+        if kind == .color && l.allSatisfy({ $0.isNaN }) { return true }
+        return l.allSatisfy { $0.isFinite }
+    }
+}
