@@ -106,14 +106,22 @@ func changeCost(n: Int) -> Double {
     return median(samples)
 }
 
+let only = CommandLine.arguments.dropFirst().first   // "frame" or "change" to run one part
+func row(_ name: String, _ n: Int, _ ns: Double, _ ratio: Double?) {
+    let r = ratio.map { String(format: "%10.2f", $0) } ?? ""
+    print(name.padding(toLength: 30, withPad: " ", startingAt: 0) + String(format: "%10d %12.3f", n, ns) + r)
+}
 print("strata-firstbench (release: \(_isDebugAssertConfiguration() ? "NO, debug build" : "yes"))")
-print(String(format: "%-28@ %10@ %12@ %10@", "workload" as NSString, "N" as NSString, "ns/anim" as NSString, "x triad" as NSString))
-for kind in [Kind.opacity, .position] {
-    for n in [10_000, 100_000] {
-        let (ns, bytes) = frameCost(kind, n: n)
-        let floor = triadCost(bytes: bytes, items: n)
-        print(String(format: "%-28@ %10d %12.3f %10.2f", "frame \(kind.rawValue)" as NSString, n, ns, ns / floor))
+print("workload".padding(toLength: 30, withPad: " ", startingAt: 0) + "         N      ns/item   x triad")
+if only == nil || only == "frame" {
+    for kind in [Kind.opacity, .position] {
+        for n in [10_000, 100_000] {
+            let (ns, bytes) = frameCost(kind, n: n)
+            let floor = triadCost(bytes: bytes, items: n)
+            row("frame \(kind.rawValue)", n, ns, ns / floor)
+        }
     }
 }
-let change = changeCost(n: 10_000)
-print(String(format: "%-28@ %10d %12.3f", "change+commit+frame opacity" as NSString, 10_000, change))
+if only == nil || only == "change" {
+    row("change opacity in transaction", 10_000, changeCost(n: 10_000), nil)
+}

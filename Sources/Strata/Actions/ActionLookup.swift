@@ -26,7 +26,7 @@ enum ActionOutcome {
 /// One lookup strategy. Every strategy gives the same outcome for the same layer and key;
 /// they differ only in cost.
 protocol ActionLookup {
-    func lookup(_ layer: CALayer, _ key: PropertyID, _ name: String) -> ActionOutcome
+    func lookup(_ layer: CALayer, _ key: PropertyID) -> ActionOutcome
 }
 
 /// The outcome of one step: `nil` continues, NSNull stops with no action.
@@ -38,10 +38,10 @@ func stepOutcome(_ a: CAAction?) -> ActionOutcome? {
 
 /// Step 5: the built-in implicit action of a key on a layer.
 @inline(__always)
-func builtInOutcome(_ layer: CALayer, _ key: PropertyID) -> ActionOutcome {
+func builtInOutcome(_ layer: CALayer, _ key: PropertyID, flags: UInt16) -> ActionOutcome {
     guard key.isBuiltIn else { return .none }
-    let info = PropertyTable[key]
-    if info.shapeOnly && !(layer is CAShapeLayer) { return .none }
+    let info = PropertyTable.hot[key.index]
+    if info.shapeOnly && flags & LayerFlags.isShape == 0 { return .none }
     return info.action == .none ? .none : .builtIn(info.action)
 }
 
@@ -61,45 +61,48 @@ func styleOutcome(_ style: [AnyHashable: Any]?, _ name: String) -> ActionOutcome
 }
 
 struct ChainLookup: ActionLookup {
-    func lookup(_ layer: CALayer, _ key: PropertyID, _ name: String) -> ActionOutcome {
+    func lookup(_ layer: CALayer, _ key: PropertyID) -> ActionOutcome {
+        let name = KeyInterner.name(key)
         if let d = layer.delegate, let o = stepOutcome(d.action(for: layer, forKey: name)) { return o }
         if let actions = layer.actions, let o = stepOutcome(actions[name]) { return o }
         if let o = styleOutcome(layer.style, name) { return o }
         if let o = stepOutcome(type(of: layer).defaultAction(forKey: name)) { return o }
-        return builtInOutcome(layer, key)
+        return builtInOutcome(layer, key, flags: layer.context.layers.flags[Int(layer.row)])
     }
 }
 
 struct InternedLookup: ActionLookup {
     @inline(__always)
-    func lookup(_ layer: CALayer, _ key: PropertyID, _ name: String) -> ActionOutcome {
+    func lookup(_ layer: CALayer, _ key: PropertyID) -> ActionOutcome {
         let f = layer.context.layers.flags[Int(layer.row)]
-        if f & LayerFlags.lookupSteps == 0 { return builtInOutcome(layer, key) }
-        return walk(layer, key, name, f)
+        if f & LayerFlags.lookupSteps == 0 { return builtInOutcome(layer, key, flags: f) }
+        return walk(layer, key, f)
     }
 
     @inline(never)
-    func walk(_ layer: CALayer, _ key: PropertyID, _ name: String, _ f: UInt16) -> ActionOutcome {
+    func walk(_ layer: CALayer, _ key: PropertyID, _ f: UInt16) -> ActionOutcome {
+        let name = KeyInterner.name(key)
         if f & LayerFlags.hasDelegate != 0, let d = layer.delegate,
            let o = stepOutcome(d.action(for: layer, forKey: name)) { return o }
         if f & LayerFlags.hasActions != 0, let o = stepOutcome(layer.internedActions[key.raw]) { return o }
         if f & LayerFlags.hasStyle != 0, let o = styleOutcome(layer.style, name) { return o }
         if f & LayerFlags.customClass != 0,
            let o = stepOutcome(type(of: layer).defaultAction(forKey: name)) { return o }
-        return builtInOutcome(layer, key)
+        return builtInOutcome(layer, key, flags: f)
     }
 }
 
 /// Memo of `defaultAction(forKey:)` + built-in outcomes per (layer class, key).
 final class ActionCache {
     /// Bumped by `CALayer.invalidateActionCache()`; entries of older generations are stale.
-    var generation: UInt64 = 0
-    private var memo: [ObjectIdentifier: (UInt64, [Int32: ActionOutcome])] = [:]
+    @exclusivity(unchecked) var generation: UInt64 = 0
+    @exclusivity(unchecked) private var memo: [ObjectIdentifier: (UInt64, [Int32: ActionOutcome])] = [:]
 
-    func outcome(_ layer: CALayer, _ key: PropertyID, _ name: String) -> ActionOutcome {
+    func outcome(_ layer: CALayer, _ key: PropertyID, flags: UInt16) -> ActionOutcome {
         let cls = ObjectIdentifier(type(of: layer))
         if let (gen, table) = memo[cls], gen == generation, let o = table[key.raw] { return o }
-        let o = stepOutcome(type(of: layer).defaultAction(forKey: name)) ?? builtInOutcome(layer, key)
+        let name = KeyInterner.name(key)
+        let o = stepOutcome(type(of: layer).defaultAction(forKey: name)) ?? builtInOutcome(layer, key, flags: flags)
         var entry = memo[cls].flatMap { $0.0 == generation ? $0.1 : nil } ?? [:]
         entry[key.raw] = o
         memo[cls] = (generation, entry)
@@ -109,25 +112,25 @@ final class ActionCache {
 
 struct CachedLookup: ActionLookup {
     @inline(__always)
-    func lookup(_ layer: CALayer, _ key: PropertyID, _ name: String) -> ActionOutcome {
+    func lookup(_ layer: CALayer, _ key: PropertyID) -> ActionOutcome {
         let context = layer.context
         let f = context.layers.flags[Int(layer.row)]
         if f & (LayerFlags.hasDelegate | LayerFlags.hasActions | LayerFlags.hasStyle) == 0 {
-            if f & LayerFlags.customClass == 0 { return builtInOutcome(layer, key) }
-            return context.actionCache.outcome(layer, key, name)
+            if f & LayerFlags.customClass == 0 { return builtInOutcome(layer, key, flags: f) }
+            return context.actionCache.outcome(layer, key, flags: f)
         }
-        return InternedLookup().walk(layer, key, name, f)
+        return InternedLookup().walk(layer, key, f)
     }
 }
 
 extension EngineContext {
     /// Runs this engine's lookup strategy (a switch, not an existential call).
     @inline(__always)
-    func lookupAction(_ layer: CALayer, _ key: PropertyID, _ name: String) -> ActionOutcome {
+    func lookupAction(_ layer: CALayer, _ key: PropertyID) -> ActionOutcome {
         switch lookupStrategy {
-        case .interned: return InternedLookup().lookup(layer, key, name)
-        case .cached: return CachedLookup().lookup(layer, key, name)
-        case .chain: return ChainLookup().lookup(layer, key, name)
+        case .interned: return InternedLookup().lookup(layer, key)
+        case .cached: return CachedLookup().lookup(layer, key)
+        case .chain: return ChainLookup().lookup(layer, key)
         }
     }
 }

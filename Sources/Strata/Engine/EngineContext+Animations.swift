@@ -7,9 +7,10 @@ extension EngineContext {
     /// entry; no animation object is made unless the API asks for one.
     @inline(__always)
     func addImplicit(_ row: Int32, _ p: PropertyID, from: Lanes, to: Lanes) {
-        let w = PropertyTable[p].width
+        let info = PropertyTable.hot[p.index]
+        let w = info.width
         var f = from, t = to
-        if PropertyTable[p].kind == .color { fixNilColors(&f, &t) }
+        if info.kind == .color { fixNilColors(&f, &t) }
         removeAnimation(row: row, key: p.raw, finished: false)
         let e = implicitEntry()
         withUnsafePointer(to: &f) { fp in
@@ -47,11 +48,12 @@ extension EngineContext {
         r.layer = row; r.key = key; r.property = p.raw; r.kind = .lanes; r.track = t; r.timing = e
         r.flags = RecordFlags.alive | (additive ? RecordFlags.additive : 0)
             | (object?.delegate != nil ? RecordFlags.hasDelegate : 0)
+        let alone = !additive && !hasAnimation(row: row, property: p)
         let id = animations.newRecord(r, object: object)
         animations.records[Int(id)].slot = animations.tracks[Int(t)].append(
             layer: row, timing: e, record: id, from: from, to: to, compose: false)
         link(id)
-        updateComposition(row: row, p)
+        if !alone { updateComposition(row: row, p) }
         return id
     }
 
@@ -81,7 +83,7 @@ extension EngineContext {
         r.layer = layer.row; r.key = key; r.property = p.raw; r.kind = .object; r.timing = e
         r.flags = RecordFlags.alive | (object?.delegate != nil ? RecordFlags.hasDelegate : 0)
         let id = animations.newRecord(r, object: object)
-        animations.objectValues[Int(id)] = (from, to)
+        animations.objectValues[id] = (from, to)
         animations.objectRecords.append(id)
         link(id)
     }
@@ -179,8 +181,10 @@ extension EngineContext {
         else { timings.firstRecord[e] = r.nextInTiming }
         if r.nextInTiming >= 0 { animations.records[Int(r.nextInTiming)].prevInTiming = r.prevInTiming }
         // values
+        var composedBefore = false
         switch r.kind {
         case .lanes:
+            composedBefore = animations.tracks[Int(r.track)].compose[Int(r.slot)] != 0
             let moved = animations.tracks[Int(r.track)].remove(r.slot)
             if moved >= 0 { animations.records[Int(moved)].slot = r.slot }
         case .object:
@@ -206,8 +210,8 @@ extension EngineContext {
                 }
             } else if !hasAnimation(row: r.layer, property: p) {
                 if snap { layers.snapPresentation(r.layer, p) }
-                updateComposition(row: r.layer, p)
-            } else {
+                if composedBefore { updateComposition(row: r.layer, p) }
+            } else if composedBefore {
                 updateComposition(row: r.layer, p)
             }
         }

@@ -6,7 +6,7 @@ extension EngineContext {
     /// nothing and hashes no String.
     @inline(__always)
     func setProperty(_ layer: CALayer, _ p: PropertyID, _ new: Lanes) {
-        let info = PropertyTable[p]
+        let info = PropertyTable.hot[p.index]
         let w = info.width
         var finite = true
         for c in 0..<w where !new[c].isFinite { finite = false }
@@ -24,14 +24,14 @@ extension EngineContext {
         for c in 0..<w { old[c] = source[row * w + c] }
         var outcome = ActionOutcome.none
         if !transactions[transactions.count - 1].disableActions {
-            outcome = lookupAction(layer, p, info.name)
+            outcome = lookupAction(layer, p)
         }
         for c in 0..<w { model[row * w + c] = new[c] }
         switch outcome {
         case .none: break
         case .builtIn(.basic): addImplicit(layer.row, p, from: old, to: new)
         case .builtIn(_): addBuiltInTransition(layer)
-        case .action(let a): runAction(a, layer: layer, row: layer.row, p, old: old, name: info.name)
+        case .action(let a): runAction(a, layer: layer, row: layer.row, p, old: old)
         }
         dirty.append((layer.row, p))
     }
@@ -51,8 +51,9 @@ extension EngineContext {
     }
 
     @inline(never)
-    func runAction(_ a: CAAction, layer: CALayer, row: Int32, _ p: PropertyID, old: Lanes, name: String) {
+    func runAction(_ a: CAAction, layer: CALayer, row: Int32, _ p: PropertyID, old: Lanes) {
         let w = PropertyTable[p].width
+        let name = PropertyTable[p].name
         changeInFlight = (row, p, (0..<w).map { old[$0] })
         callbackDepth += 1
         a.run(forKey: name, object: layer, arguments: nil)
@@ -77,7 +78,7 @@ extension EngineContext {
         ensureTransaction()
         guard !transactions[transactions.count - 1].disableActions else { return }
         let name = KeyInterner.name(key)
-        if case .action(let a) = lookupAction(layer, key, name) {
+        if case .action(let a) = lookupAction(layer, key) {
             callbackDepth += 1
             a.run(forKey: name, object: layer, arguments: nil)
             callbackDepth -= 1
@@ -95,7 +96,7 @@ extension EngineContext {
         let name = PropertyTable[p].name
         var outcome = ActionOutcome.none
         if !transactions[transactions.count - 1].disableActions {
-            outcome = lookupAction(layer, p, name)
+            outcome = lookupAction(layer, p)
         }
         let old = layer.readObject(p)
         layer.storeObject(p, v)

@@ -168,8 +168,8 @@ extension EngineContext {
             f.withUnsafeBufferPointer { a.fromValue = LaneValue.box($0.baseAddress!, kind: info.kind) }
             t.withUnsafeBufferPointer { a.toValue = LaneValue.box($0.baseAddress!, kind: info.kind) }
         } else if r.kind == .object {
-            a.fromValue = animations.objectValues[Int(id)].from
-            a.toValue = animations.objectValues[Int(id)].to
+            a.fromValue = animations.objectValues[id]?.from ?? nil
+            a.toValue = animations.objectValues[id]?.to ?? nil
         }
         animations.objects[Int(id)] = a
         return a

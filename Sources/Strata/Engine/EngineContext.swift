@@ -10,26 +10,26 @@ final class EngineContext {
     let layers = LayerStore()
     let animations = AnimationStore()
     let timings = TimingStore()
-    var transactions: [TransactionLevel] = []
+    @exclusivity(unchecked) var transactions: [TransactionLevel] = []
     /// Media time of the current frame.
-    var now: Double = 0
-    var lookupStrategy: ActionLookupStrategy = .interned
+    @exclusivity(unchecked) var now: Double = 0
+    @exclusivity(unchecked) var lookupStrategy: ActionLookupStrategy = .interned
     let actionCache = ActionCache()
 
     /// Work held until the outermost commit.
-    var pendingEntries: [Int32] = []
-    var dirty: [(row: Int32, property: PropertyID)] = []
-    var uncommittedLayers: [Int32] = []
-    var groupsToFire: [CompletionGroup] = []
+    @exclusivity(unchecked) var pendingEntries: [Int32] = []
+    @exclusivity(unchecked) var dirty: [(row: Int32, property: PropertyID)] = []
+    @exclusivity(unchecked) var uncommittedLayers: [Int32] = []
+    @exclusivity(unchecked) var groupsToFire: [CompletionGroup] = []
 
     /// The property change whose action is running (CAAnimation.run reads its old value).
-    var changeInFlight: (row: Int32, property: PropertyID, old: [Double])?
+    @exclusivity(unchecked) var changeInFlight: (row: Int32, property: PropertyID, old: [Double])?
     /// Old and new values of the object property change whose action is running.
-    var objectInFlight: (from: Any?, to: Any?)?
+    @exclusivity(unchecked) var objectInFlight: (from: Any?, to: Any?)?
     /// Open `StrataDiagnostics.capture` scopes of this thread.
-    var diagnosticCaptures: [[StrataDiagnostic]] = []
+    @exclusivity(unchecked) var diagnosticCaptures: [[StrataDiagnostic]] = []
     /// Nesting depth of delegate callbacks and completion blocks being run.
-    var callbackDepth = 0
+    @exclusivity(unchecked) var callbackDepth = 0
 
     init() {
         dirty.reserveCapacity(256)

@@ -170,6 +170,23 @@ enum PropertyTable {
 
     @inlinable static subscript(id: PropertyID) -> PropertyInfo { rows[id.index] }
 
+    /// The fields the per-change path reads, as a trivially-copyable row (no ARC traffic).
+    @usableFromInline struct Hot {
+        @usableFromInline let width: Int
+        @usableFromInline let kind: ValueKind
+        @usableFromInline let action: BuiltInAction
+        @usableFromInline let shapeOnly: Bool
+    }
+
+    /// `Hot` rows by property id, allocated once and never freed.
+    @usableFromInline static let hot: UnsafeMutablePointer<Hot> = {
+        let p = UnsafeMutablePointer<Hot>.allocate(capacity: rows.count)
+        for (i, r) in rows.enumerated() {
+            (p + i).initialize(to: Hot(width: r.width, kind: r.kind, action: r.action, shapeOnly: r.shapeOnly))
+        }
+        return p
+    }()
+
     /// Name -> id for the built-in properties (read-only after first use: thread-safe).
     static let idsByName: [String: PropertyID] = {
         var d: [String: PropertyID] = [:]

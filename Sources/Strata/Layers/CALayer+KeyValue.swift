@@ -23,7 +23,7 @@ extension EngineContext {
         ensureTransaction()
         let name = KeyInterner.name(key)
         var outcome = ActionOutcome.none
-        if !transactions[transactions.count - 1].disableActions { outcome = lookupAction(layer, key, name) }
+        if !transactions[transactions.count - 1].disableActions { outcome = lookupAction(layer, key) }
         layer.customValues[key.raw] = value
         if case .action(let a) = outcome {
             callbackDepth += 1

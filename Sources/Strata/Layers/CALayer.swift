@@ -13,9 +13,9 @@ typealias Lanes = SIMD16<Double>
 open class CALayer: NSObject, CAMediaTiming {
     let context: EngineContext
     /// Row in `context.layers`, or -1 for a presentation or shadow copy.
-    var row: Int32
+    let row: Int32
     /// Every lane property of a copy made by `init(layer:)` / `presentation()`.
-    var snapshot: [Double]?
+    @exclusivity(unchecked) var snapshot: [Double]?
     var snapshotObjects: [Int32: Any] = [:]
     weak var modelLayerRef: CALayer?
 
@@ -111,7 +111,7 @@ open class CALayer: NSObject, CAMediaTiming {
     open func action(forKey event: String) -> CAAction? {
         guard row >= 0 else { return nil }
         let key = KeyInterner.id(event)
-        switch context.lookupAction(self, key, event) {
+        switch context.lookupAction(self, key) {
         case .none: return nil
         case .action(let a): return a
         case .builtIn(.transition): return CATransition()

@@ -64,7 +64,7 @@ extension EngineContext {
             let e = Int(r.timing)
             switch timings.phase[e] {
             case TimingPhase.active.rawValue:
-                let v = animations.objectValues[Int(id)]
+                let v: (from: Any?, to: Any?) = animations.objectValues[id] ?? (nil, nil)
                 layer.animatedObjects[r.property] = timings.progress[e] < 0.5 ? v.from : v.to
             case TimingPhase.inactive.rawValue:
                 layer.animatedObjects[r.property] = nil

@@ -37,21 +37,21 @@ struct AnimationRecord {
 /// property and lane range), object animations, and the layer-properties whose animations
 /// must be composed in order.
 final class AnimationStore {
-    var records: [AnimationRecord] = []
+    @exclusivity(unchecked) var records: [AnimationRecord] = []
     /// The animation object of a record: the copy added by `add(_:forKey:)`, or nil for a
     /// built-in implicit animation until the API asks for it.
-    var objects: [CAAnimation?] = []
+    @exclusivity(unchecked) var objects: [CAAnimation?] = []
     /// Discrete values of object records.
-    var objectValues: [(from: Any?, to: Any?)] = []
-    private var freeRecords: [Int32] = []
-    private var anonymousKey: Int32 = -1
+    @exclusivity(unchecked) var objectValues: [Int32: (from: Any?, to: Any?)] = [:]
+    @exclusivity(unchecked) private var freeRecords: [Int32] = []
+    @exclusivity(unchecked) private var anonymousKey: Int32 = -1
 
-    var tracks: [LaneTrack] = []
-    private var trackIndex: [Int: Int32] = [:]
+    @exclusivity(unchecked) var tracks: [LaneTrack] = []
+    @exclusivity(unchecked) private var trackIndex: [Int: Int32] = [:]
     /// Records of kind `.object`, in add order.
-    var objectRecords: [Int32] = []
+    @exclusivity(unchecked) var objectRecords: [Int32] = []
     /// (layer << 8 | property) of layer properties with composed animations.
-    var composed: [Int64] = []
+    @exclusivity(unchecked) var composed: [Int64] = []
 
     init() {}
 
@@ -71,20 +71,18 @@ final class AnimationStore {
     func newRecord(_ r: AnimationRecord, object: CAAnimation?) -> Int32 {
         if let id = freeRecords.popLast() {
             records[Int(id)] = r
-            objects[Int(id)] = object
-            objectValues[Int(id)] = (nil, nil)
+            if let object { objects[Int(id)] = object }
             return id
         }
         records.append(r)
         objects.append(object)
-        objectValues.append((nil, nil))
         return Int32(records.count - 1)
     }
 
     func freeRecord(_ id: Int32) {
+        if records[Int(id)].kind == .object { objectValues[id] = nil }
         records[Int(id)] = AnimationRecord()
-        objects[Int(id)] = nil
-        objectValues[Int(id)] = (nil, nil)
+        if objects[Int(id)] != nil { objects[Int(id)] = nil }
         freeRecords.append(id)
     }
 

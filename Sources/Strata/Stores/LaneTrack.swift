@@ -10,18 +10,18 @@ final class LaneTrack {
     let offset: Int
     let width: Int
 
-    private(set) var count = 0
-    private(set) var capacity = 0
-    var layer: Column<Int32>
-    var timing: Column<Int32>
-    var record: Column<Int32>
+    @exclusivity(unchecked) private(set) var count = 0
+    @exclusivity(unchecked) private(set) var capacity = 0
+    @exclusivity(unchecked) var layer: Column<Int32>
+    @exclusivity(unchecked) var timing: Column<Int32>
+    @exclusivity(unchecked) var record: Column<Int32>
     /// 1 when the animation's value must be composed with others on the same layer property
     /// (several animations, or additive): it then goes to `scratch`, not to the layer.
-    var compose: Column<UInt8>
+    @exclusivity(unchecked) var compose: Column<UInt8>
     /// `[(block * width + c) * 8 + lane]`
-    var from: Column<Double>
-    var delta: Column<Double>
-    var scratch: Column<Double>
+    @exclusivity(unchecked) var from: Column<Double>
+    @exclusivity(unchecked) var delta: Column<Double>
+    @exclusivity(unchecked) var scratch: Column<Double>
 
     init(property: PropertyID, offset: Int, width: Int) {
         self.property = property

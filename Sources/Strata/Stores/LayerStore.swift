@@ -19,26 +19,26 @@ enum LayerFlags {
 /// materialised on first use so a tree that never touches `transform` pays nothing for it.
 /// A `CALayer` is a handle holding its row index.
 final class LayerStore {
-    private(set) var capacity: Int
-    private(set) var highWater = 0
-    private var freeRows: [Int32] = []
+    @exclusivity(unchecked) private(set) var capacity: Int
+    @exclusivity(unchecked) private(set) var highWater = 0
+    @exclusivity(unchecked) private var freeRows: [Int32] = []
 
-    var parent: Column<Int32>
-    var firstChild: Column<Int32>
-    var lastChild: Column<Int32>
-    var nextSibling: Column<Int32>
-    var prevSibling: Column<Int32>
-    var childCount: Column<Int32>
-    var flags: Column<UInt16>
+    @exclusivity(unchecked) var parent: Column<Int32>
+    @exclusivity(unchecked) var firstChild: Column<Int32>
+    @exclusivity(unchecked) var lastChild: Column<Int32>
+    @exclusivity(unchecked) var nextSibling: Column<Int32>
+    @exclusivity(unchecked) var prevSibling: Column<Int32>
+    @exclusivity(unchecked) var childCount: Column<Int32>
+    @exclusivity(unchecked) var flags: Column<UInt16>
     /// Unretained pointer to the handle (valid while the row is alive).
-    var handle: Column<Unmanaged<CALayer>?>
+    @exclusivity(unchecked) var handle: Column<Unmanaged<CALayer>?>
     /// Head and tail of the layer's animation records, in `animationKeys()` order.
-    var firstAnimation: Column<Int32>
-    var lastAnimation: Column<Int32>
+    @exclusivity(unchecked) var firstAnimation: Column<Int32>
+    @exclusivity(unchecked) var lastAnimation: Column<Int32>
 
     /// `model[p]`, `presentation[p]`: base of property p's column or nil if not materialised.
-    var model: Column<UnsafeMutablePointer<Double>?>
-    var presentation: Column<UnsafeMutablePointer<Double>?>
+    @exclusivity(unchecked) var model: Column<UnsafeMutablePointer<Double>?>
+    @exclusivity(unchecked) var presentation: Column<UnsafeMutablePointer<Double>?>
 
     init(capacity: Int = 64) {
         let c = grownCapacity(0, needed: capacity)
@@ -204,9 +204,12 @@ final class LayerStore {
     /// Links `row` under `p` at child position `index` (clamped to the child count).
     func link(_ row: Int32, under p: Int32, at index: Int) {
         let i = Int(row)
-        var before = firstChild[Int(p)]
-        var k = 0
-        while before >= 0 && k < index { before = nextSibling[Int(before)]; k += 1 }
+        var before: Int32 = -1
+        if index < Int(childCount[Int(p)]) {
+            before = firstChild[Int(p)]
+            var k = 0
+            while before >= 0 && k < index { before = nextSibling[Int(before)]; k += 1 }
+        }
         parent[i] = p
         if before < 0 {
             let last = lastChild[Int(p)]

@@ -28,33 +28,33 @@ enum TimingPhase: UInt8 {
 /// frame into `progress`: the eased progress, or NaN when the entry is not active. The
 /// animation kernels read `progress` by entry index.
 final class TimingStore {
-    private(set) var highWater = 0
-    var capacity = 0
-    var begin: Column<Double>
-    var params: [TimingParameters] = []
-    var progress: Column<Double>
-    var phase: Column<UInt8>
-    var alive: Column<Bool>
-    var committed: Column<Bool>
-    var started: Column<Bool>
-    var completed: Column<Bool>
+    @exclusivity(unchecked) private(set) var highWater = 0
+    @exclusivity(unchecked) var capacity = 0
+    @exclusivity(unchecked) var begin: Column<Double>
+    @exclusivity(unchecked) var params: [TimingParameters] = []
+    @exclusivity(unchecked) var progress: Column<Double>
+    @exclusivity(unchecked) var phase: Column<UInt8>
+    @exclusivity(unchecked) var alive: Column<Bool>
+    @exclusivity(unchecked) var committed: Column<Bool>
+    @exclusivity(unchecked) var started: Column<Bool>
+    @exclusivity(unchecked) var completed: Column<Bool>
     /// Live animation records using the entry.
-    var refCount: Column<Int32>
+    @exclusivity(unchecked) var refCount: Column<Int32>
     /// First record of the entry's intrusive list (`AnimationRecord.nextInTiming`).
-    var firstRecord: Column<Int32>
+    @exclusivity(unchecked) var firstRecord: Column<Int32>
     /// Records that have a delegate, so start callbacks are looked for.
-    var delegateCount: Column<Int32>
+    @exclusivity(unchecked) var delegateCount: Column<Int32>
     /// Completion groups the entry belongs to (empty for most entries: no allocation).
-    var groups: [[CompletionGroup]] = []
-    private var freeList: [Int32] = []
+    @exclusivity(unchecked) var groups: [[CompletionGroup]] = []
+    @exclusivity(unchecked) private var freeList: [Int32] = []
 
     /// Interned curves; 0 is linear.
-    private(set) var curves: [UnitBezier] = [UnitBezier(0, 0, 1, 1)]
-    private(set) var curveFunctions: [CAMediaTimingFunction] = [CAMediaTimingFunction.linearCurve]
+    @exclusivity(unchecked) private(set) var curves: [UnitBezier] = [UnitBezier(0, 0, 1, 1)]
+    @exclusivity(unchecked) private(set) var curveFunctions: [CAMediaTimingFunction] = [CAMediaTimingFunction.linearCurve]
 
     /// Filled by `evaluate`: entries that started / completed at this frame.
-    var justStarted: [Int32] = []
-    var justCompleted: [Int32] = []
+    @exclusivity(unchecked) var justStarted: [Int32] = []
+    @exclusivity(unchecked) var justCompleted: [Int32] = []
 
     init() {
         let c = 64
@@ -217,9 +217,9 @@ final class TimingStore {
 
 /// A transaction's completion block and the number of its timing entries still running.
 final class CompletionGroup {
-    var pending = 0
-    var committed = false
-    var fired = false
+    @exclusivity(unchecked) var pending = 0
+    @exclusivity(unchecked) var committed = false
+    @exclusivity(unchecked) var fired = false
     let block: () -> Void
     init(_ block: @escaping () -> Void) { self.block = block }
 }
