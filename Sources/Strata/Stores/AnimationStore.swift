@@ -59,7 +59,22 @@ final class AnimationStore {
 
     func nextAnonymousKey() -> Int32 { anonymousKey -= 1; return anonymousKey }
 
+    /// The track of a whole built-in property, by id (-1: none yet): no hashing per add.
+    @exclusivity(unchecked) private var wholeTracks = [Int32](repeating: -1, count: PropertyTable.count)
+
+    @inline(__always)
     func track(_ p: PropertyID, offset: Int, width: Int) -> Int32 {
+        if offset == 0 && p.isBuiltIn && width == PropertyTable.hot[p.index].width {
+            let t = wholeTracks[p.index]
+            if t >= 0 { return t }
+            let made = makeTrack(p, offset: 0, width: width)
+            wholeTracks[p.index] = made
+            return made
+        }
+        return makeTrack(p, offset: offset, width: width)
+    }
+
+    private func makeTrack(_ p: PropertyID, offset: Int, width: Int) -> Int32 {
         let k = Int(p.raw) << 16 | offset << 8 | width
         if let t = trackIndex[k] { return t }
         tracks.append(LaneTrack(property: p, offset: offset, width: width))
