@@ -117,28 +117,32 @@ final class LaneTrack {
         let lay = layer.base, tim = timing.base, comp = compose.base
         let fromBase = from.base, deltaBase = delta.base
         let fullBlocks = count >> 3
+        // The block's values go through an aligned buffer so the arithmetic stays in vector
+        // registers (8 lanes: two AVX2 fused multiply-adds) and only the scatter is scalar.
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: 64, alignment: 64)
+        defer { buffer.deallocate() }
+        let lanes = buffer.assumingMemoryBound(to: Double.self)
         var b = 0
         while b < fullBlocks {
-            let s0 = b << 3
-            let p = SIMD8<Double>(prog[Int(tim[s0])], prog[Int(tim[s0 + 1])], prog[Int(tim[s0 + 2])],
-                                  prog[Int(tim[s0 + 3])], prog[Int(tim[s0 + 4])], prog[Int(tim[s0 + 5])],
-                                  prog[Int(tim[s0 + 6])], prog[Int(tim[s0 + 7])])
+            let s0 = b &<< 3
+            let p = SIMD8<Double>(prog[Int(tim[s0])], prog[Int(tim[s0 &+ 1])], prog[Int(tim[s0 &+ 2])],
+                                  prog[Int(tim[s0 &+ 3])], prog[Int(tim[s0 &+ 4])], prog[Int(tim[s0 &+ 5])],
+                                  prog[Int(tim[s0 &+ 6])], prog[Int(tim[s0 &+ 7])])
             let composeBits = UnsafeRawPointer(comp + s0).loadUnaligned(as: UInt64.self)
             if composeBits == 0 && all(p .== p) {
-                let rows = SIMD8<Int32>(lay[s0], lay[s0 + 1], lay[s0 + 2], lay[s0 + 3],
-                                        lay[s0 + 4], lay[s0 + 5], lay[s0 + 6], lay[s0 + 7])
+                let rows = UnsafeRawPointer(lay + s0).loadUnaligned(as: SIMD8<Int32>.self)
+                let base = SIMD8<Int>(truncatingIfNeeded: rows) &* pw &+ off
                 for c in 0..<w {
-                    let li = (b * w + c) << 3
+                    let li = (b &* w &+ c) &<< 3
                     let f = UnsafeRawPointer(fromBase + li).load(as: SIMD8<Double>.self)
                     let d = UnsafeRawPointer(deltaBase + li).load(as: SIMD8<Double>.self)
-                    let v = f + d * p
-                    let o = off + c
-                    for l in 0..<8 { pres[Int(rows[l]) * pw + o] = v[l] }
+                    buffer.storeBytes(of: f.addingProduct(d, p), as: SIMD8<Double>.self)
+                    for l in 0..<8 { pres[base[l] &+ c] = lanes[l] }
                 }
             } else {
                 evaluateLanes(s0, 8, prog, phase, pres, model)
             }
-            b += 1
+            b &+= 1
         }
         let tail = count - (fullBlocks << 3)
         if tail > 0 { evaluateLanes(fullBlocks << 3, tail, prog, phase, pres, model) }
