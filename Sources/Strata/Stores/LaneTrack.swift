@@ -22,6 +22,8 @@ final class LaneTrack {
     @exclusivity(unchecked) var from: Column<Double>
     @exclusivity(unchecked) var delta: Column<Double>
     @exclusivity(unchecked) var scratch: Column<Double>
+    /// One block of results (64-byte aligned), allocated once.
+    let blockBuffer = UnsafeMutableRawPointer.allocate(byteCount: 64, alignment: 64)
 
     init(property: PropertyID, offset: Int, width: Int) {
         self.property = property
@@ -42,6 +44,7 @@ final class LaneTrack {
     deinit {
         layer.free(); timing.free(); record.free(); compose.free()
         from.free(); delta.free(); scratch.free()
+        blockBuffer.deallocate()
     }
 
     var bytesPerAnimation: Int { 4 + 4 + 4 + 1 + 3 * 8 * width }
@@ -119,8 +122,7 @@ final class LaneTrack {
         let fullBlocks = count >> 3
         // The block's values go through an aligned buffer so the arithmetic stays in vector
         // registers (8 lanes: two AVX2 fused multiply-adds) and only the scatter is scalar.
-        let buffer = UnsafeMutableRawPointer.allocate(byteCount: 64, alignment: 64)
-        defer { buffer.deallocate() }
+        let buffer = blockBuffer
         let lanes = buffer.assumingMemoryBound(to: Double.self)
         var b = 0
         while b < fullBlocks {
