@@ -12,7 +12,16 @@ extension EngineContext {
         var f = from, t = to
         if info.kind == .color { fixNilColors(&f, &t) }
         removeAnimation(row: row, key: p.raw, finished: false)
-        let e = implicitEntry()
+        var e: Int32
+        if layers.timedLayers > 0 && layers.inTimedSubtree(row) {
+            var params = TimingParameters()
+            params.duration = transactions[transactions.count - 1].duration
+            params.curve = timings.curveID(transactions[transactions.count - 1].timingFunction ?? CAMediaTimingFunction.defaultCurve)
+            params.space = row
+            e = entry(for: params)
+        } else {
+            e = implicitEntry()
+        }
         withUnsafePointer(to: &f) { fp in
             withUnsafePointer(to: &t) { tp in
                 fp.withMemoryRebound(to: Double.self, capacity: 16) { f in
@@ -97,7 +106,7 @@ extension EngineContext {
         var id = layers.firstAnimation[Int(row)]
         while id >= 0 {
             let r = animations.records[Int(id)]
-            if r.property == p.raw && r.kind == .lanes {
+            if r.property == p.raw && (r.kind == .lanes || r.kind == .keyframes) {
                 n += 1
                 if r.flags & RecordFlags.additive != 0 { additive = true }
             }
@@ -108,7 +117,11 @@ extension EngineContext {
         while id >= 0 {
             let r = animations.records[Int(id)]
             if r.property == p.raw && r.kind == .lanes {
-                animations.tracks[Int(r.track)].compose[Int(r.slot)] = needs ? 1 : 0
+                let t = animations.tracks[Int(r.track)]
+                t.compose[Int(r.slot)] = (t.compose[Int(r.slot)] & ~SlotFlags.compose) | (needs ? SlotFlags.compose : 0)
+            } else if r.property == p.raw && r.kind == .keyframes {
+                let t = animations.keyframeTracks[Int(r.track)]
+                t.flags[Int(r.slot)] = (t.flags[Int(r.slot)] & ~SlotFlags.compose) | (needs ? SlotFlags.compose : 0)
             }
             id = r.nextInLayer
         }
@@ -182,13 +195,28 @@ extension EngineContext {
         if r.nextInTiming >= 0 { animations.records[Int(r.nextInTiming)].prevInTiming = r.prevInTiming }
         // values
         var composedBefore = false
+        var rotated = false
         switch r.kind {
         case .lanes:
-            composedBefore = animations.tracks[Int(r.track)].compose[Int(r.slot)] != 0
+            composedBefore = animations.tracks[Int(r.track)].compose[Int(r.slot)] & SlotFlags.compose != 0
             let moved = animations.tracks[Int(r.track)].remove(r.slot)
             if moved >= 0 { animations.records[Int(moved)].slot = r.slot }
         case .object:
             if let i = animations.objectRecords.firstIndex(of: id) { animations.objectRecords.remove(at: i) }
+        case .keyframes:
+            let t = animations.keyframeTracks[Int(r.track)]
+            composedBefore = t.flags[Int(r.slot)] & SlotFlags.compose != 0
+            rotated = t.flags[Int(r.slot)] & SlotFlags.rotate != 0
+            let moved = t.remove(r.slot)
+            if moved >= 0 { animations.records[Int(moved)].slot = r.slot }
+        case .derived, .custom:
+            if r.kind == .custom, let d = animations.derivedValues[id], let h = layers.handle[row] {
+                h.takeUnretainedValue().animatedCustom[d.customKey] = nil
+            }
+        case .group:
+            for child in animations.groupChildren[id] ?? [] where animations.records[Int(child)].flags & RecordFlags.alive != 0 {
+                detach(child, finished: finished, snap: snap, stopped: &stopped)
+            }
         case .timingOnly:
             break
         }
@@ -202,9 +230,14 @@ extension EngineContext {
             entryDone(Int32(e))
             timings.release(Int32(e))
         }
+        if rotated && snap && !hasAnimation(row: r.layer, property: .transform) {
+            layers.snapPresentation(r.layer, .transform)
+        }
         if r.property >= 0 {
             let p = PropertyID(r.property)
-            if r.kind == .object {
+            if r.kind == .derived {
+                if snap && !hasAnimation(row: r.layer, property: p) { layers.snapPresentation(r.layer, p) }
+            } else if r.kind == .object {
                 if !hasAnimation(row: r.layer, property: p), let h = layers.handle[row] {
                     h.takeUnretainedValue().animatedObjects[p.raw] = nil
                 }

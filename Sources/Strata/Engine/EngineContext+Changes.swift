@@ -78,10 +78,15 @@ extension EngineContext {
         ensureTransaction()
         guard !transactions[transactions.count - 1].disableActions else { return }
         let name = KeyInterner.name(key)
-        if case .action(let a) = lookupAction(layer, key) {
+        switch lookupAction(layer, key) {
+        case .action(let a):
             callbackDepth += 1
             a.run(forKey: name, object: layer, arguments: nil)
             callbackDepth -= 1
+        case .builtIn(.transition):
+            addBuiltInTransition(layer)
+        default:
+            break
         }
     }
 
@@ -122,8 +127,87 @@ extension EngineContext {
             return
         }
         guard layer.row >= 0 else { refuseCopyMutation(p); return }
+        // The three fields of the local-time formula are materialised together.
+        for q in [PropertyID.beginTime, .speed, .timeOffset] { _ = layers.modelColumn(q) }
         let col = layers.modelColumn(p)
+        let old = col[Int(layer.row)]
         col[Int(layer.row)] = v
         layers.presentationColumn(p)[Int(layer.row)] = v
+        if (p == .beginTime || p == .speed || p == .timeOffset) && old != v {
+            layers.timedLayers += 1
+            respaceSubtree(layer.row)
+        }
+    }
+
+    /// A layer's time changed: the animations of its subtree that run on shared media-time
+    /// entries move to entries of their own layer's time space, so the layer's speed,
+    /// timeOffset and beginTime govern them from the next frame on.
+    func respaceSubtree(_ root: Int32) {
+        var stack = [root]
+        while let row = stack.popLast() {
+            var moved: [Int32: Int32] = [:]   // old entry -> new entry, for this layer
+            var id = layers.firstAnimation[Int(row)]
+            while id >= 0 {
+                let r = animations.records[Int(id)]
+                let next = r.nextInLayer
+                let e = Int(r.timing)
+                if timings.params[e].space < 0 && timings.params[e].parent < 0 {
+                    let ne: Int32
+                    if let m = moved[r.timing] { ne = m } else {
+                        var p = timings.params[e]
+                        p.space = row
+                        p.beginTime = timings.begin[e]
+                        ne = timings.make(p, groups: [])
+                        let ni = Int(ne)
+                        timings.begin[ni] = timings.begin[e]
+                        timings.committed[ni] = timings.committed[e]
+                        timings.started[ni] = timings.started[e]
+                        timings.completed[ni] = timings.completed[e]
+                        if !timings.committed[e] { pendingEntries.append(ne) }
+                        moved[r.timing] = ne
+                    }
+                    retime(id, to: ne)
+                }
+                id = next
+            }
+            var c = layers.firstChild[Int(row)]
+            while c >= 0 { stack.append(c); c = layers.nextSibling[Int(c)] }
+        }
+    }
+
+    /// Moves a record from its timing entry to `e` (lists, counts, track columns).
+    func retime(_ id: Int32, to e: Int32) {
+        let r = animations.records[Int(id)]
+        let old = Int(r.timing)
+        if r.prevInTiming >= 0 { animations.records[Int(r.prevInTiming)].nextInTiming = r.nextInTiming }
+        else { timings.firstRecord[old] = r.nextInTiming }
+        if r.nextInTiming >= 0 { animations.records[Int(r.nextInTiming)].prevInTiming = r.prevInTiming }
+        timings.refCount[old] -= 1
+        if r.flags & RecordFlags.hasDelegate != 0 { timings.delegateCount[old] -= 1 }
+        // Completion groups follow the animation.
+        if !timings.groups[old].isEmpty && timings.groups[Int(e)].isEmpty {
+            timings.groups[Int(e)] = timings.groups[old]
+            for g in timings.groups[old] { g.pending += 1 }
+        }
+        if timings.refCount[old] == 0 && timings.committed[old] { entryDone(Int32(old)); timings.release(Int32(old)) }
+        animations.records[Int(id)].timing = e
+        let head = timings.firstRecord[Int(e)]
+        animations.records[Int(id)].nextInTiming = head
+        animations.records[Int(id)].prevInTiming = -1
+        if head >= 0 { animations.records[Int(head)].prevInTiming = id }
+        timings.firstRecord[Int(e)] = id
+        timings.refCount[Int(e)] += 1
+        if r.flags & RecordFlags.hasDelegate != 0 { timings.delegateCount[Int(e)] += 1 }
+        switch r.kind {
+        case .lanes: animations.tracks[Int(r.track)].timing[Int(r.slot)] = e
+        case .keyframes: animations.keyframeTracks[Int(r.track)].timing[Int(r.slot)] = e
+        case .group:
+            // Children run on the group's time: re-parent their entries.
+            for child in animations.groupChildren[id] ?? [] {
+                let ce = Int(animations.records[Int(child)].timing)
+                timings.params[ce].parent = e
+            }
+        default: break
+        }
     }
 }

@@ -27,73 +27,216 @@ extension EngineContext {
         return (0..<width).map { col[Int(row) * pw + offset + $0] }
     }
 
+    /// An animation validated and converted at the boundary, ready to install.
+    indirect enum Prepared {
+        case lanes(PropertyID, offset: Int, width: Int, from: [Double], to: [Double], additive: Bool, cumulative: Bool)
+        case keyframes(PropertyID, offset: Int, width: Int, CompiledKeyframes, additive: Bool, cumulative: Bool, rotate: UInt8)
+        case object(PropertyID, from: Any?, to: Any?)
+        case derived(DerivedValue, PropertyID)
+        case custom(DerivedValue)
+        case transition
+        case group([(CAAnimation, Prepared)])
+    }
+
     /// `add(_:forKey:)`: validates at the boundary (key path, value types, finite values,
-    /// timing), converts boxed values to lanes once, then stores the animation. On bad input:
-    /// a diagnostic, and nothing changes (not even the animation under the same key).
+    /// timing), converts boxed values once, then stores the animation. On bad input: a
+    /// diagnostic, and nothing changes (not even the animation under the same key).
     func addAnimation(_ anim: CAAnimation, forKey key: String?, to layer: CALayer,
                       fromAction: Bool, copied: Bool = false) {
         guard layer.row >= 0 else {
             StrataDiagnostics.emit(.invalidArgument, "add(_:forKey:) on a presentation copy; ignored")
             return
         }
-        guard anim.validateTiming() else { return }
-        let row = layer.row
         ensureTransaction()
         let stored = copied ? anim : (anim.copy() as! CAAnimation)
+        guard let prepared = prepare(stored, layer: layer) else { return }
+        let keyID: Int32
+        if stored is CATransition { keyID = KeyInterner.transition.raw }
+        else { keyID = key.map { KeyInterner.id($0).raw } ?? animations.nextAnonymousKey() }
+        var params = timingParameters(stored, fromAction: fromAction)
+        if layers.inTimedSubtree(layer.row) { params.space = layer.row }
+        let e = entry(for: params)
+        removeAnimation(row: layer.row, key: keyID, finished: false)
+        install(prepared, object: stored, layer: layer, key: keyID, timing: e)
+    }
 
-        if stored is CATransition {
-            let e = entry(for: timingParameters(stored, fromAction: fromAction))
-            removeAnimation(row: row, key: KeyInterner.transition.raw, finished: false)
-            var r = AnimationRecord()
-            r.layer = row; r.key = KeyInterner.transition.raw; r.property = -1; r.kind = .timingOnly; r.timing = e
-            r.flags = RecordFlags.alive | (stored.delegate != nil ? RecordFlags.hasDelegate : 0)
-            let id = animations.newRecord(r, object: stored)
-            link(id)
-            return
+    /// Validates and converts one animation (recursively for groups); nil after a diagnostic.
+    func prepare(_ a: CAAnimation, layer: CALayer) -> Prepared? {
+        guard a.validateTiming() else { return nil }
+        let row = layer.row
+        if a is CATransition { return .transition }
+        if let g = a as? CAAnimationGroup {
+            var children: [(CAAnimation, Prepared)] = []
+            for child in g.animations ?? [] {
+                guard let p = prepare(child, layer: layer) else { return nil }
+                children.append((child, p))
+            }
+            return .group(children)
         }
-        guard let basic = stored as? CABasicAnimation else {
-            StrataDiagnostics.emit(.invalidArgument,
-                "\(type(of: stored)) is not evaluated yet (keyframe, path and group animations arrive with the explicit-animation work); animation not added")
-            return
+        guard let pa = a as? CAPropertyAnimation else {
+            StrataDiagnostics.emit(.invalidArgument, "\(type(of: a)) animates nothing: add a CABasicAnimation, CAKeyframeAnimation, CAAnimationGroup or CATransition")
+            return nil
         }
-        guard let path = basic.keyPath else {
-            StrataDiagnostics.emit(.unknownKeyPath, "CABasicAnimation has no keyPath; animation not added")
-            return
+        guard let path = pa.keyPath else {
+            StrataDiagnostics.emit(.unknownKeyPath, "\(type(of: a)) has no keyPath; animation not added")
+            return nil
         }
-        guard let resolved = KeyPathResolver.resolve(path, isShape: layer is CAShapeLayer) else {
+        let target: ResolvedKeyPath.Target
+        if let r = KeyPathResolver.resolve(path, isShape: layer is CAShapeLayer) {
+            target = r.target
+        } else if !path.contains("."), PropertyTable.idsByName[path] == nil {
+            target = .custom(KeyInterner.id(path))
+        } else {
             StrataDiagnostics.emit(.unknownKeyPath,
-                "CABasicAnimation keyPath \"\(path)\" names no animatable property of \(type(of: layer)); animation not added")
-            return
+                "\(type(of: a)) keyPath \"\(path)\" names no animatable property of \(type(of: layer)); animation not added")
+            return nil
         }
-        let keyID = key.map { KeyInterner.id($0).raw } ?? animations.nextAnonymousKey()
-        switch resolved.target {
-        case .lanes(let p, let offset, let width):
-            let kind = resolved.kind
-            guard let (from, to) = basicEndpoints(basic, row: row, p, offset: offset, width: width, kind: kind) else { return }
-            let e = entry(for: timingParameters(stored, fromAction: fromAction))
-            removeAnimation(row: row, key: keyID, finished: false)
+        let kind = ResolvedKeyPath(target: target).kind
+        switch (target, a) {
+        case (.lanes(let p, let offset, let width), let b as CABasicAnimation):
+            guard PropertyTable[p].kind != .timing else { return refuseKeyPath(path) }
+            guard let (from, to) = basicEndpoints(b, kind: kind, width: width,
+                                                  current: { self.currentLanes(row: row, p, offset: offset, width: width) },
+                                                  model: { self.modelLanes(row: row, p, offset: offset, width: width) }) else { return nil }
             var f = from, t = to
             if kind == .color {
                 if f[0].isNaN { f = [0, 0, 0, 0] }
                 if t[0].isNaN { t = [0, 0, 0, 0] }
             }
-            _ = addLaneRecord(row: row, p, offset: offset, width: width, from: f, to: t, timing: e,
-                              key: keyID, additive: basic.isAdditive, object: stored)
-        case .object(let p):
+            return .lanes(p, offset: offset, width: width, from: f, to: t, additive: b.isAdditive, cumulative: b.isCumulative)
+        case (.lanes(let p, let offset, let width), let k as CAKeyframeAnimation):
+            guard PropertyTable[p].kind != .timing else { return refuseKeyPath(path) }
+            guard let compiled = KeyframeCompiler.compile(k, kind: kind, width: width, timings: timings) else { return nil }
+            var rotate: UInt8 = 0
+            if k.path != nil, let m = k.rotationMode {
+                rotate = SlotFlags.rotate | (m == .rotateAutoReverse ? SlotFlags.rotateReverse : 0)
+            }
+            return .keyframes(p, offset: offset, width: width, compiled, additive: k.isAdditive, cumulative: k.isCumulative, rotate: rotate)
+        case (.object(let p), let b as CABasicAnimation):
             let current: Any? = objectInFlight.map { $0.from } ?? layer.readObject(p)
-            let from = basic.fromValue ?? current
-            let to = basic.toValue ?? (objectInFlight.map { $0.to } ?? layer.readObject(p))
-            let e = entry(for: timingParameters(stored, fromAction: fromAction))
-            addObjectAnimation(layer, p, from: from, to: to, timing: e, key: keyID, object: stored)
-        case .transformField, .frame, .custom:
-            StrataDiagnostics.emit(.unknownKeyPath,
-                "keyPath \"\(path)\" is not animatable by this engine yet (derived transform fields and custom keys arrive with the explicit-animation work); animation not added")
+            let model: Any? = objectInFlight.map { $0.to } ?? layer.readObject(p)
+            guard TransformFields.objectFits(p, b.fromValue), TransformFields.objectFits(p, b.toValue) else {
+                StrataDiagnostics.emit(.wrongValueType, "values of \"\(path)\" must be of its type; animation not added")
+                return nil
+            }
+            return .object(p, from: b.fromValue ?? current, to: b.toValue ?? model)
+        case (.transformField(let p, let field), let b as CABasicAnimation):
+            let currentT = currentTransform(row: row, p), modelT = layer.transform3D(p)
+            guard let (from, to) = basicEndpoints(b, kind: .cgFloat, width: 1,
+                                                  current: { [TransformFields.get(field, currentT)] },
+                                                  model: { [TransformFields.get(field, modelT)] }) else { return nil }
+            return .derived(DerivedValue(field: field, from: from, delta: [to[0] - from[0]],
+                                         additive: b.isAdditive, cumulative: b.isCumulative), p)
+        case (.custom(let key), let b as CABasicAnimation):
+            let model = layer.customValues[key.raw]
+            guard let sample = model ?? b.toValue ?? b.fromValue ?? b.byValue,
+                  let (type, k, width) = CustomValueType.of(sample) else {
+                StrataDiagnostics.emit(.wrongValueType,
+                    "custom key \"\(path)\" holds no interpolatable value (numbers, points, sizes, rects, colours, transforms); animation not added")
+                return nil
+            }
+            let modelLanes = model.flatMap { LaneValue.lanes($0, kind: k, width: width) } ?? [Double](repeating: 0, count: width)
+            let currentLanes = (layer.animatedCustom[key.raw]).flatMap { LaneValue.lanes($0, kind: k, width: width) } ?? modelLanes
+            guard let (from, to) = basicEndpoints(b, kind: k, width: width, current: { currentLanes }, model: { modelLanes }) else { return nil }
+            var d = DerivedValue(field: nil, from: from, delta: zip(to, from).map { $0 - $1 },
+                                 additive: b.isAdditive, cumulative: b.isCumulative)
+            d.customKey = key.raw; d.customType = type; d.kind = k
+            return .custom(d)
+        default:
+            StrataDiagnostics.emit(.invalidArgument,
+                "\(type(of: a)) on \"\(path)\" is not supported (keyframes animate lane properties and their components); animation not added")
+            return nil
         }
     }
 
+    private func refuseKeyPath(_ path: String) -> Prepared? {
+        StrataDiagnostics.emit(.unknownKeyPath, "\"\(path)\" is a timing field, not an animatable property; animation not added")
+        return nil
+    }
+
+    /// The current (presented, or model) transform of a layer for derived-field animations.
+    func currentTransform(row: Int32, _ p: PropertyID) -> CATransform3D {
+        let l = currentLanes(row: row, p, offset: 0, width: 16)
+        return l.withUnsafeBufferPointer { LaneValue.transform($0.baseAddress!) }
+    }
+
+    /// Stores a prepared animation under `key` with timing entry `e`.
+    func install(_ prepared: Prepared, object: CAAnimation?, layer: CALayer, key: Int32, timing e: Int32) {
+        let row = layer.row
+        switch prepared {
+        case let .lanes(p, offset, width, from, to, additive, cumulative):
+            let id = addLaneRecord(row: row, p, offset: offset, width: width, from: from, to: to, timing: e,
+                                   key: key, additive: additive, object: object)
+            if cumulative {
+                let r = animations.records[Int(id)]
+                animations.tracks[Int(r.track)].compose[Int(r.slot)] |= SlotFlags.cumulative
+            }
+        case let .keyframes(p, offset, width, compiled, additive, cumulative, rotate):
+            let t = animations.keyframeTrack(p, offset: offset, width: width)
+            var r = AnimationRecord()
+            r.layer = row; r.key = key; r.property = p.raw; r.kind = .keyframes; r.track = t; r.timing = e
+            r.flags = RecordFlags.alive | (additive ? RecordFlags.additive : 0)
+                | (object?.delegate != nil ? RecordFlags.hasDelegate : 0)
+            let id = animations.newRecord(r, object: object)
+            let flags = (cumulative ? SlotFlags.cumulative : 0) | rotate
+            animations.records[Int(id)].slot = animations.keyframeTracks[Int(t)].append(
+                layer: row, timing: e, record: id, compiled, flags: flags)
+            link(id)
+            updateComposition(row: row, p)
+        case let .object(p, from, to):
+            addObjectAnimation(layer, p, from: from, to: to, timing: e, key: key, object: object)
+        case let .derived(d, p):
+            addDerived(row: row, property: p, kind: .derived, d, timing: e, key: key, object: object)
+        case let .custom(d):
+            addDerived(row: row, property: nil, kind: .custom, d, timing: e, key: key, object: object)
+        case .transition:
+            var r = AnimationRecord()
+            r.layer = row; r.key = key; r.property = -1; r.kind = .timingOnly; r.timing = e
+            r.flags = RecordFlags.alive | (object?.delegate != nil ? RecordFlags.hasDelegate : 0)
+            link(animations.newRecord(r, object: object))
+        case let .group(children):
+            var r = AnimationRecord()
+            r.layer = row; r.key = key; r.property = -1; r.kind = .group; r.timing = e
+            r.flags = RecordFlags.alive | (object?.delegate != nil ? RecordFlags.hasDelegate : 0)
+            let gid = animations.newRecord(r, object: object)
+            link(gid)
+            let groupDuration = timings.params[Int(e)].duration
+            var ids: [Int32] = []
+            for (child, p) in children {
+                var cp = timingParameters(child, fromAction: false)
+                if child.duration == 0 { cp.duration = groupDuration }
+                cp.parent = e
+                cp.removedOnCompletion = false
+                let ce = timings.make(cp, groups: [])
+                pendingEntries.append(ce)
+                let before = layers.lastAnimation[Int(row)]
+                install(p, object: nil, layer: layer, key: animations.nextAnonymousKey(), timing: ce)
+                let added = layers.lastAnimation[Int(row)]
+                if added != before, added >= 0 {
+                    animations.records[Int(added)].flags |= RecordFlags.groupChild
+                    ids.append(added)
+                }
+            }
+            animations.groupChildren[gid] = ids
+        }
+    }
+
+    /// A derived transform field or custom key animation (evaluated after the tracks).
+    func addDerived(row: Int32, property: PropertyID?, kind: RecordKind, _ d: DerivedValue, timing e: Int32,
+                    key: Int32, object: CAAnimation?) {
+        var r = AnimationRecord()
+        r.layer = row; r.key = key; r.property = property?.raw ?? -1; r.kind = kind; r.timing = e
+        r.flags = RecordFlags.alive | (d.additive ? RecordFlags.additive : 0)
+            | (object?.delegate != nil ? RecordFlags.hasDelegate : 0)
+        let id = animations.newRecord(r, object: object)
+        animations.derivedValues[id] = d
+        animations.derivedRecords.append(id)
+        link(id)
+    }
+
     /// SEMANTICS.md's from/to/by table, in lanes. nil (after a diagnostic) on bad values.
-    func basicEndpoints(_ a: CABasicAnimation, row: Int32, _ p: PropertyID, offset: Int, width: Int,
-                        kind: ValueKind) -> ([Double], [Double])? {
+    func basicEndpoints(_ a: CABasicAnimation, kind: ValueKind, width: Int,
+                        current: () -> [Double], model: () -> [Double]) -> ([Double], [Double])? {
         func convert(_ v: Any?, _ name: String) -> [Double]?? {
             guard let v else { return .some(nil) }
             guard let l = LaneValue.lanes(v, kind: kind, width: width) else {
@@ -111,7 +254,6 @@ extension EngineContext {
               let by = convert(a.byValue, "byValue") else { return nil }
         let add = { (x: [Double], y: [Double]) in zip(x, y).map { $0 + $1 } }
         let sub = { (x: [Double], y: [Double]) in zip(x, y).map { $0 - $1 } }
-        let current = { self.currentLanes(row: row, p, offset: offset, width: width) }
         switch (from, to, by) {
         case let (f?, t?, _): return (f, t)
         case let (f?, nil, b?): return (f, add(f, b))
@@ -119,8 +261,7 @@ extension EngineContext {
         case let (f?, nil, nil): return (f, current())
         case let (nil, t?, nil): return (current(), t)
         case let (nil, nil, b?): let c = current(); return (c, add(c, b))
-        case (nil, nil, nil):
-            return (current(), modelLanes(row: row, p, offset: offset, width: width))
+        case (nil, nil, nil): return (current(), model())
         }
     }
 
@@ -139,6 +280,7 @@ extension EngineContext {
         p.fill = a.fillMode.code
         p.removedOnCompletion = a.isRemovedOnCompletion
         p.curve = timings.curveID(a.timingFunction ?? (fromAction ? top.timingFunction : nil))
+        p.cumulative = (a as? CAPropertyAnimation)?.isCumulative ?? false
         return p
     }
 

@@ -32,6 +32,7 @@ extension EngineContext {
             _ = Unmanaged.passUnretained(child).retain()
         }
         layers.link(child.row, under: parent.row, at: min(index, Int(layers.childCount[Int(parent.row)])))
+        if layers.timedLayers > 0 { respaceSubtree(child.row) }
         if wasParent != parent.row { runEvent(child, KeyInterner.onOrderIn) }
     }
 

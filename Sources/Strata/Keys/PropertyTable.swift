@@ -142,7 +142,7 @@ enum PropertyTable {
             .init(name: "filters", kind: .object, action: .transition, shapeOnly: false, defaults: []),
             .init(name: "backgroundFilters", kind: .object, action: .transition, shapeOnly: false, defaults: []),
             .init(name: "compositingFilter", kind: .object, action: .transition, shapeOnly: false, defaults: []),
-            .init(name: "sublayers", kind: .object, action: .none, shapeOnly: false, defaults: []),
+            .init(name: "sublayers", kind: .object, action: .transition, shapeOnly: false, defaults: []),
             .init(name: "beginTime", kind: .timing, action: .none, shapeOnly: false, defaults: [0]),
             .init(name: "duration", kind: .timing, action: .none, shapeOnly: false, defaults: [0]),
             .init(name: "speed", kind: .timing, action: .none, shapeOnly: false, defaults: [1]),

@@ -18,6 +18,8 @@ open class CALayer: NSObject, CAMediaTiming {
     @exclusivity(unchecked) var snapshot: [Double]?
     var snapshotObjects: [Int32: Any] = [:]
     weak var modelLayerRef: CALayer?
+    /// A presentation copy's running transition, taken when the copy was made.
+    var snapshotTransition: CATransitionState?
 
     /// The delegate (weak): asked first in the action lookup.
     open weak var delegate: CALayerDelegate? {
@@ -52,6 +54,8 @@ open class CALayer: NSObject, CAMediaTiming {
     var customValues: [Int32: Any] = [:]
     /// Presentation values of object properties while an animation drives them.
     var animatedObjects: [Int32: Any?] = [:]
+    /// Presentation values of custom keys while an animation drives them.
+    var animatedCustom: [Int32: Any] = [:]
 
     /// A new layer with Apple's defaults, in this thread's engine.
     public required override init() {
@@ -138,6 +142,7 @@ open class CALayer: NSObject, CAMediaTiming {
         let p = Self(layer: self)
         p.snapshot = presentationSnapshot()
         p.snapshotObjects = objectSnapshot(presentation: true)
+        p.snapshotTransition = runningTransition
         p.modelLayerRef = self
         return p
     }
@@ -175,6 +180,7 @@ open class CALayer: NSObject, CAMediaTiming {
             }
         }
         for (k, v) in customValues { o[k] = v }
+        if presentation { for (k, v) in animatedCustom { o[k] = v } }
         return o
     }
 
@@ -417,6 +423,7 @@ open class CALayer: NSObject, CAMediaTiming {
             for l in new where !context.canAdopt(l, into: self) { return }
             for l in sublayers ?? [] where !new.contains(where: { $0 === l }) { l.removeFromSuperlayer() }
             for (i, l) in new.enumerated() { context.insert(l, into: self, at: i) }
+            context.runEvent(self, .sublayers)
         }
     }
 

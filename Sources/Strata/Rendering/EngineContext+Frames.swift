@@ -8,18 +8,29 @@ extension EngineContext {
     }
 
     /// Evaluates every animation at `now`: timing entries (one curve solve each), then the
-    /// lane tracks (SIMD kernels), then composed layer properties, then object values.
+    /// lane tracks (SIMD kernels) and keyframe tracks, then composed layer properties,
+    /// derived transform fields and custom keys, path rotation, object values.
     func render() {
-        timings.evaluate(now: now)
-        let prog = timings.progress.base, phase = timings.phase.base
+        timings.evaluate(now: now) { [layers] row, t in layers.localTime(row, t) }
+        let prog = timings.progress.base, phase = timings.phase.base, iter = timings.iteration.base
         // Index loops: an array iterator allocates in unoptimised builds.
         for i in 0..<animations.tracks.count {
             let t = animations.tracks[i]
             guard t.count > 0 else { continue }
-            t.evaluate(progress: prog, phase: phase,
+            t.evaluate(progress: prog, phase: phase, iteration: iter,
+                       presentation: layers.presentationColumn(t.property), model: layers.modelColumn(t.property))
+        }
+        for i in 0..<animations.keyframeTracks.count {
+            let t = animations.keyframeTracks[i]
+            guard t.count > 0 else { continue }
+            t.evaluate(progress: prog, phase: phase, iteration: iter, curveTable: timings.curves,
                        presentation: layers.presentationColumn(t.property), model: layers.modelColumn(t.property))
         }
         if !animations.composed.isEmpty { composeAll() }
+        if !animations.derivedRecords.isEmpty { renderDerived() }
+        for i in 0..<animations.keyframeTracks.count where animations.keyframeTracks[i].count > 0 {
+            renderRotation(animations.keyframeTracks[i])
+        }
         if !animations.objectRecords.isEmpty { renderObjects() }
     }
 
@@ -33,25 +44,111 @@ extension EngineContext {
             let model = layers.modelColumn(p), pres = layers.presentationColumn(p)
             for c in 0..<pw { value[c] = model[Int(row) * pw + c] }
             var anyActive = false, anyPending = false
-            var id = layers.firstAnimation[Int(row)]
-            while id >= 0 {
-                let r = animations.records[Int(id)]
-                id = r.nextInLayer
-                guard r.property == p.raw, r.kind == .lanes else { continue }
-                let ph = timings.phase[Int(r.timing)]
-                if ph == TimingPhase.pending.rawValue { anyPending = true; continue }
-                guard ph == TimingPhase.active.rawValue else { continue }
-                anyActive = true
-                let t = animations.tracks[Int(r.track)]
-                let additive = r.flags & RecordFlags.additive != 0
-                for c in 0..<t.width {
-                    let v = t.scratch[t.lane(Int(r.slot), c)]
-                    if additive { value[t.offset + c] += v } else { value[t.offset + c] = v }
+            // Non-additive animations first, then additive ones, each in list order.
+            for pass in 0..<2 {
+                var id = layers.firstAnimation[Int(row)]
+                while id >= 0 {
+                    let r = animations.records[Int(id)]
+                    id = r.nextInLayer
+                    guard r.property == p.raw, r.kind == .lanes || r.kind == .keyframes else { continue }
+                    let additive = r.flags & RecordFlags.additive != 0
+                    guard additive == (pass == 1) else { continue }
+                    let ph = timings.phase[Int(r.timing)]
+                    if ph == TimingPhase.pending.rawValue { anyPending = true; continue }
+                    guard ph == TimingPhase.active.rawValue else { continue }
+                    anyActive = true
+                    if r.kind == .lanes {
+                        let t = animations.tracks[Int(r.track)]
+                        for c in 0..<t.width {
+                            let v = t.scratch[t.lane(Int(r.slot), c)]
+                            if additive { value[t.offset + c] += v } else { value[t.offset + c] = v }
+                        }
+                    } else {
+                        let t = animations.keyframeTracks[Int(r.track)]
+                        for c in 0..<t.width {
+                            let v = t.scratch[Int(r.slot) * t.width + c]
+                            if additive { value[t.offset + c] += v } else { value[t.offset + c] = v }
+                        }
+                    }
                 }
             }
             if anyActive || !anyPending {
                 for c in 0..<pw { pres[Int(row) * pw + c] = value[c] }
             }
+        }
+    }
+
+    /// Derived transform fields replace (or add to) one field of the presentation transform;
+    /// custom keys get their value boxed as the model's type.
+    private func renderDerived() {
+        for id in animations.derivedRecords {
+            let r = animations.records[Int(id)]
+            guard let d = animations.derivedValues[id] else { continue }
+            let e = Int(r.timing)
+            let ph = timings.phase[e]
+            guard ph != TimingPhase.pending.rawValue else { continue }
+            let k = d.cumulative ? timings.iteration[e] : 0
+            let active = ph == TimingPhase.active.rawValue
+            let p = timings.progress[e] + k
+            if r.kind == .custom {
+                guard let h = layers.handle[Int(r.layer)] else { continue }
+                let layer = h.takeUnretainedValue()
+                if active {
+                    var v = zip(d.from, d.delta).map { $0 + $1 * p }
+                    if d.additive, let m = layer.customValues[d.customKey],
+                       let ml = LaneValue.lanes(m, kind: d.kind, width: v.count) {
+                        v = zip(v, ml).map { $0 + $1 }
+                    }
+                    layer.animatedCustom[d.customKey] = d.customType.box(v)
+                } else {
+                    layer.animatedCustom[d.customKey] = nil
+                }
+                continue
+            }
+            guard let field = d.field else { continue }
+            let prop = PropertyID(r.property)
+            let pres = layers.presentationColumn(prop), model = layers.modelColumn(prop)
+            let base = Int(r.layer) * 16
+            // Start from this frame's transform animations if any, else from the model.
+            let animated = hasLaneAnimation(row: r.layer, property: prop)
+            var lanes = (0..<16).map { animated ? pres[base + $0] : model[base + $0] }
+            if active {
+                let t = lanes.withUnsafeBufferPointer { LaneValue.transform($0.baseAddress!) }
+                let v = d.from[0] + d.delta[0] * p
+                let value = d.additive ? TransformFields.get(field, t) + v : v
+                lanes = LaneValue.transformLanes(TransformFields.set(field, value, t))
+            }
+            for c in 0..<16 { pres[base + c] = lanes[c] }
+        }
+    }
+
+    private func hasLaneAnimation(row: Int32, property p: PropertyID) -> Bool {
+        var id = layers.firstAnimation[Int(row)]
+        while id >= 0 {
+            let r = animations.records[Int(id)]
+            if r.property == p.raw && (r.kind == .lanes || r.kind == .keyframes) { return true }
+            id = r.nextInLayer
+        }
+        return false
+    }
+
+    /// rotationMode: the path tangent turns the presentation transform about z.
+    private func renderRotation(_ t: KeyframeTrack) {
+        for s in 0..<t.count where t.flags[s] & SlotFlags.rotate != 0 {
+            let angle = t.angle[s]
+            let row = t.layer[s]
+            guard !angle.isNaN else {
+                // Not active (finished and held without fill): the model transform shows.
+                if !hasLaneAnimation(row: row, property: .transform) { layers.snapPresentation(row, .transform) }
+                continue
+            }
+            let pres = layers.presentationColumn(.transform), model = layers.modelColumn(.transform)
+            let base = Int(row) * 16
+            let animated = hasLaneAnimation(row: row, property: .transform)
+            let lanes = (0..<16).map { animated ? pres[base + $0] : model[base + $0] }
+            let current = lanes.withUnsafeBufferPointer { LaneValue.transform($0.baseAddress!) }
+            let rotated = LaneValue.transformLanes(CATransform3DRotate(current, CGFloat(angle), 0, 0, 1))
+            for c in 0..<16 { pres[base + c] = rotated[c] }
         }
     }
 
@@ -96,7 +193,7 @@ extension EngineContext {
         for k in 0..<completed.count {
             let e = completed[k]
             let i = Int(e)
-            guard timings.alive[i] else { continue }
+            guard timings.alive[i], timings.params[i].parent < 0 else { continue }
             entryDone(e)
             if timings.params[i].removedOnCompletion {
                 // Detach in add order (the list is newest first).

@@ -6,6 +6,14 @@ enum RecordKind: UInt8 {
     case object
     /// No property value: a transition, or an animation whose only effect is its timing.
     case timingOnly
+    /// Segments of a `KeyframeTrack` (keyframe and path animations).
+    case keyframes
+    /// A derived transform field (`transform.rotation.z` ...), applied after the tracks.
+    case derived
+    /// A custom key's value.
+    case custom
+    /// A group: its children are records of their own, owned by it.
+    case group
 }
 
 enum RecordFlags {
@@ -13,6 +21,8 @@ enum RecordFlags {
     static let additive: UInt8 = 2
     static let hasDelegate: UInt8 = 4
     static let started: UInt8 = 8
+    /// Owned by a group: not listed, retired with the group.
+    static let groupChild: UInt8 = 16
 }
 
 /// Bookkeeping of one running animation (cold data: read at add, remove, retire and by the
@@ -47,6 +57,14 @@ final class AnimationStore {
     @exclusivity(unchecked) private var anonymousKey: Int32 = -1
 
     @exclusivity(unchecked) var tracks: [LaneTrack] = []
+    @exclusivity(unchecked) var keyframeTracks: [KeyframeTrack] = []
+    @exclusivity(unchecked) private var keyframeTrackIndex: [Int: Int32] = [:]
+    /// Side data of derived and custom records.
+    @exclusivity(unchecked) var derivedValues: [Int32: DerivedValue] = [:]
+    /// Children of group records.
+    @exclusivity(unchecked) var groupChildren: [Int32: [Int32]] = [:]
+    /// Records of kind `.derived` and `.custom`, in add order.
+    @exclusivity(unchecked) var derivedRecords: [Int32] = []
     @exclusivity(unchecked) private var trackIndex: [Int: Int32] = [:]
     /// Records of kind `.object`, in add order.
     @exclusivity(unchecked) var objectRecords: [Int32] = []
@@ -83,6 +101,15 @@ final class AnimationStore {
         return t
     }
 
+    func keyframeTrack(_ p: PropertyID, offset: Int, width: Int) -> Int32 {
+        let k = Int(p.raw) << 16 | offset << 8 | width
+        if let t = keyframeTrackIndex[k] { return t }
+        keyframeTracks.append(KeyframeTrack(property: p, offset: offset, width: width))
+        let t = Int32(keyframeTracks.count - 1)
+        keyframeTrackIndex[k] = t
+        return t
+    }
+
     func newRecord(_ r: AnimationRecord, object: CAAnimation?) -> Int32 {
         if let id = freeRecords.popLast() {
             records[Int(id)] = r
@@ -95,7 +122,14 @@ final class AnimationStore {
     }
 
     func freeRecord(_ id: Int32) {
-        if records[Int(id)].kind == .object { objectValues[id] = nil }
+        switch records[Int(id)].kind {
+        case .object: objectValues[id] = nil
+        case .derived, .custom:
+            derivedValues[id] = nil
+            if let i = derivedRecords.firstIndex(of: id) { derivedRecords.remove(at: i) }
+        case .group: groupChildren[id] = nil
+        default: break
+        }
         records[Int(id)] = AnimationRecord()
         if objects[Int(id)] != nil { objects[Int(id)] = nil }
         freeRecords.append(id)
@@ -103,4 +137,17 @@ final class AnimationStore {
 
     /// Bytes of hot column storage per running animation, by track.
     var bytesPerAnimation: [(PropertyID, Int)] { tracks.map { ($0.property, $0.bytesPerAnimation) } }
+}
+
+/// A scalar or lane value animated outside the tracks: a derived transform field or a
+/// custom key.
+struct DerivedValue {
+    var field: TransformField?
+    var customKey: Int32 = -1
+    var customType: CustomValueType = .double
+    var kind: ValueKind = .cgFloat
+    var from: [Double]
+    var delta: [Double]
+    var additive: Bool
+    var cumulative: Bool
 }

@@ -115,6 +115,7 @@ final class LaneTrack {
     /// path; the rest (tail, pending or finished timings, composed lanes) go lane by lane.
     /// No allocation, no dictionary, no existential.
     func evaluate(progress prog: UnsafeMutablePointer<Double>, phase: UnsafeMutablePointer<UInt8>,
+                  iteration: UnsafeMutablePointer<Double>,
                   presentation pres: UnsafeMutablePointer<Double>, model: UnsafeMutablePointer<Double>) {
         let w = width, pw = propertyWidth, off = offset
         let lay = layer.base, tim = timing.base, comp = compose.base
@@ -142,34 +143,33 @@ final class LaneTrack {
                     for l in 0..<8 { pres[base[l] &+ c] = lanes[l] }
                 }
             } else {
-                evaluateLanes(s0, 8, prog, phase, pres, model)
+                evaluateLanes(s0, 8, prog, phase, iteration, pres, model)
             }
             b &+= 1
         }
         let tail = count - (fullBlocks << 3)
-        if tail > 0 { evaluateLanes(fullBlocks << 3, tail, prog, phase, pres, model) }
+        if tail > 0 { evaluateLanes(fullBlocks << 3, tail, prog, phase, iteration, pres, model) }
     }
 
     @inline(never)
     private func evaluateLanes(_ s0: Int, _ n: Int, _ prog: UnsafeMutablePointer<Double>,
-                               _ phase: UnsafeMutablePointer<UInt8>,
+                               _ phase: UnsafeMutablePointer<UInt8>, _ iteration: UnsafeMutablePointer<Double>,
                                _ pres: UnsafeMutablePointer<Double>, _ model: UnsafeMutablePointer<Double>) {
         let w = width, pw = propertyWidth, off = offset
         for s in s0..<(s0 + n) {
             let e = Int(timing[s])
             let ph = phase[e]
             let row = Int(layer[s])
-            if compose[s] != 0 {
-                if ph == TimingPhase.active.rawValue {
-                    let p = prog[e]
-                    for c in 0..<w { let i = lane(s, c); scratch[i] = from[i] + delta[i] * p }
-                }
-                continue
-            }
+            let f = compose[s]
             if ph == TimingPhase.active.rawValue {
-                let p = prog[e]
-                for c in 0..<w { let i = lane(s, c); pres[row * pw + off + c] = from[i] + delta[i] * p }
-            } else if ph == TimingPhase.inactive.rawValue {
+                // isCumulative: iteration k adds k * (to - from).
+                let p = prog[e] + (f & SlotFlags.cumulative != 0 ? iteration[e] : 0)
+                if f & SlotFlags.compose != 0 {
+                    for c in 0..<w { let i = lane(s, c); scratch[i] = from[i] + delta[i] * p }
+                } else {
+                    for c in 0..<w { let i = lane(s, c); pres[row * pw + off + c] = from[i] + delta[i] * p }
+                }
+            } else if ph == TimingPhase.inactive.rawValue && f & SlotFlags.compose == 0 {
                 for c in 0..<w { pres[row * pw + off + c] = model[row * pw + off + c] }
             }
         }

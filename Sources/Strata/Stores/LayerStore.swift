@@ -177,6 +177,36 @@ final class LayerStore {
         for c in 0..<w { pr[i + c] = m[i + c] }
     }
 
+    // MARK: time
+
+    /// Layers whose timing fields are not the defaults (0 = every layer runs on media time).
+    @exclusivity(unchecked) var timedLayers = 0
+
+    /// A layer's local time for parent (media) time `t`: from the root down,
+    /// t = (t - beginTime) * speed + timeOffset.
+    func localTime(_ row: Int32, _ t: Double) -> Double {
+        guard let b = model[PropertyID.beginTime.index], let s = model[PropertyID.speed.index],
+              let o = model[PropertyID.timeOffset.index] else { return t }
+        var rows: [Int32] = []
+        var x = row
+        while x >= 0 { rows.append(x); x = parent[Int(x)] }
+        var time = t
+        for r in rows.reversed() { time = (time - b[Int(r)]) * s[Int(r)] + o[Int(r)] }
+        return time
+    }
+
+    /// Does `row` or an ancestor have non-default timing?
+    func inTimedSubtree(_ row: Int32) -> Bool {
+        guard timedLayers > 0, let b = model[PropertyID.beginTime.index], let s = model[PropertyID.speed.index],
+              let o = model[PropertyID.timeOffset.index] else { return false }
+        var x = row
+        while x >= 0 {
+            if b[Int(x)] != 0 || s[Int(x)] != 1 || o[Int(x)] != 0 { return true }
+            x = parent[Int(x)]
+        }
+        return false
+    }
+
     // MARK: tree
 
     /// Is `a` the same layer as `b` or one of its ancestors?

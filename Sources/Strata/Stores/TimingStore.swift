@@ -12,6 +12,12 @@ struct TimingParameters: Equatable {
     var fill: UInt8 = 0
     var removedOnCompletion = true
     var curve: Int32 = 0               // index into TimingStore.curves; 0 = linear
+    /// Report the iteration index (isCumulative animations add k * (end - start)).
+    var cumulative = false
+    /// The entry of the group whose local time is this entry's parent time (-1: none).
+    var parent: Int32 = -1
+    /// The layer whose local time is this entry's parent time (-1: global media time).
+    var space: Int32 = -1
 }
 
 /// Where a timing entry stands at the frame's time.
@@ -33,6 +39,10 @@ final class TimingStore {
     @exclusivity(unchecked) var begin: Column<Double>
     @exclusivity(unchecked) var params: [TimingParameters] = []
     @exclusivity(unchecked) var progress: Column<Double>
+    /// Iteration index of cumulative entries (0 otherwise).
+    @exclusivity(unchecked) var iteration: Column<Double>
+    /// The time an entry gives its children (a group's eased local time), NaN when inactive.
+    @exclusivity(unchecked) var childTime: Column<Double>
     @exclusivity(unchecked) var phase: Column<UInt8>
     @exclusivity(unchecked) var alive: Column<Bool>
     @exclusivity(unchecked) var committed: Column<Bool>
@@ -61,6 +71,9 @@ final class TimingStore {
         capacity = c
         begin = Column(capacity: c, fill: 0)
         progress = Column(capacity: c, fill: .nan)
+        iteration = Column(capacity: c, fill: 0)
+        depth = Column(capacity: c, fill: 0)
+        childTime = Column(capacity: c, fill: .nan)
         phase = Column(capacity: c, fill: TimingPhase.pending.rawValue)
         alive = Column(capacity: c, fill: false)
         committed = Column(capacity: c, fill: false)
@@ -74,7 +87,7 @@ final class TimingStore {
     }
 
     deinit {
-        begin.free(); progress.free(); phase.free(); alive.free(); committed.free()
+        begin.free(); progress.free(); iteration.free(); childTime.free(); depth.free(); phase.free(); alive.free(); committed.free()
         started.free(); completed.free(); refCount.free(); firstRecord.free(); delegateCount.free()
     }
 
@@ -93,6 +106,7 @@ final class TimingStore {
     private func grow(to n: Int) {
         let c = grownCapacity(capacity, needed: n)
         begin.grow(to: c, fill: 0); progress.grow(to: c, fill: .nan)
+        iteration.grow(to: c, fill: 0); childTime.grow(to: c, fill: .nan); depth.grow(to: c, fill: 0)
         phase.grow(to: c, fill: TimingPhase.pending.rawValue); alive.grow(to: c, fill: false)
         committed.grow(to: c, fill: false); started.grow(to: c, fill: false)
         completed.grow(to: c, fill: false); refCount.grow(to: c, fill: 0)
@@ -117,6 +131,12 @@ final class TimingStore {
         let i = Int(e)
         begin[i] = p.beginTime
         progress[i] = .nan
+        iteration[i] = 0
+        childTime[i] = .nan
+        depth[i] = p.parent >= 0 ? depth[Int(p.parent)] &+ 1 : 0
+        maxDepth = max(maxDepth, depth[i])
+        if p.parent >= 0 { hasChildren = true }
+        if p.space >= 0 { hasSpaces = true }
         phase[i] = TimingPhase.pending.rawValue
         alive[i] = true
         committed[i] = false
@@ -129,11 +149,20 @@ final class TimingStore {
         return e
     }
 
-    /// Commits an entry at media time `now`: a zero beginTime becomes `now`.
+    /// Whether any entry has a parent group / a layer time space (else one flat pass).
+    @exclusivity(unchecked) var hasChildren = false
+    /// Nesting depth of group children (0 for roots), and the deepest seen.
+    @exclusivity(unchecked) var depth: Column<UInt8>
+    @exclusivity(unchecked) var maxDepth: UInt8 = 0
+    @exclusivity(unchecked) var hasSpaces = false
+
+    /// Commits an entry at `now` (the media time, or the entry's layer's local time at that
+    /// moment): a zero beginTime becomes that time. Children of groups keep their beginTime,
+    /// which is relative to the group.
     func commit(_ e: Int32, now: Double) {
         let i = Int(e)
         guard alive[i], !committed[i] else { return }
-        if params[i].beginTime == 0 { begin[i] = now }
+        if params[i].beginTime == 0 && params[i].parent < 0 { begin[i] = now }
         committed[i] = true
     }
 
@@ -148,38 +177,69 @@ final class TimingStore {
     }
 
     /// Computes phase and progress of every entry at `now`, listing entries that started or
-    /// completed. One curve solve per entry.
-    func evaluate(now: Double) {
+    /// completed. One curve solve per entry. `localTime(row, now)` gives a layer's local
+    /// time for entries in a layer's time space. Group children are evaluated after their
+    /// groups, on the group's (eased) local time.
+    func evaluate(now: Double, localTime: (Int32, Double) -> Double) {
         justStarted.removeAll(keepingCapacity: true)
         justCompleted.removeAll(keepingCapacity: true)
-        for i in 0..<highWater where alive[i] && committed[i] {
-            let p = params[i]
-            let state = TimingStore.localFraction(now: now, begin: begin[i], p)
-            if state.started && !started[i] {
-                started[i] = true
-                justStarted.append(Int32(i))
-            }
-            if state.finished && !completed[i] {
-                completed[i] = true
-                justCompleted.append(Int32(i))
-            }
-            if let x = state.fraction {
-                phase[i] = TimingPhase.active.rawValue
-                progress[i] = p.curve == 0 ? x : curves[Int(p.curve)].solve(x)
-            } else {
-                phase[i] = TimingPhase.inactive.rawValue
-                progress[i] = .nan
+        if !hasChildren && !hasSpaces {
+            for i in 0..<highWater where alive[i] && committed[i] { evaluateEntry(i, parentTime: now) }
+            return
+        }
+        // Groups before their children: one pass per nesting depth.
+        for d in 0...maxDepth {
+            for i in 0..<highWater where alive[i] && committed[i] && depth[i] == d {
+                let p = params[i]
+                if p.parent < 0 {
+                    evaluateEntry(i, parentTime: p.space >= 0 ? localTime(p.space, now) : now)
+                    continue
+                }
+                let t = childTime[Int(p.parent)]
+                if t.isNaN {
+                    // The group has no effect now: neither have its children.
+                    phase[i] = TimingPhase.inactive.rawValue
+                    progress[i] = .nan
+                    childTime[i] = .nan
+                } else {
+                    evaluateEntry(i, parentTime: t)
+                }
             }
         }
     }
 
+    @inline(__always)
+    private func evaluateEntry(_ i: Int, parentTime: Double) {
+        let p = params[i]
+        let state = TimingStore.localFraction(now: parentTime, begin: begin[i], p)
+        if state.started && !started[i] {
+            started[i] = true
+            justStarted.append(Int32(i))
+        }
+        if state.finished && !completed[i] && !(p.repeatCount.isInfinite) {
+            completed[i] = true
+            justCompleted.append(Int32(i))
+        }
+        if let x = state.fraction {
+            phase[i] = TimingPhase.active.rawValue
+            let eased = p.curve == 0 ? x : curves[Int(p.curve)].solve(x)
+            progress[i] = eased
+            iteration[i] = p.cumulative ? state.iteration : 0
+            childTime[i] = eased * p.duration
+        } else {
+            phase[i] = TimingPhase.inactive.rawValue
+            progress[i] = .nan
+            childTime[i] = .nan
+        }
+    }
+
     /// Core Animation's timing model for one entry: active time
-    /// a = (now - begin) * speed; inside [0, activeDuration) the local time a + timeOffset is
-    /// folded into one iteration (repeat, autoreverse); outside, the fill mode decides.
-    /// Returns the linear fraction (nil when the entry has no effect), whether the entry has
-    /// started, and whether its active duration is over.
+    /// a = (parentTime - begin) * speed; inside [0, activeDuration) the local time
+    /// a + timeOffset is folded into one iteration (repeat, autoreverse); outside, the fill
+    /// mode decides. Returns the linear fraction (nil when the entry has no effect), whether
+    /// the entry has started, whether its active duration is over, and the iteration index.
     static func localFraction(now: Double, begin: Double, _ p: TimingParameters)
-        -> (fraction: Double?, started: Bool, finished: Bool)
+        -> (fraction: Double?, started: Bool, finished: Bool, iteration: Double)
     {
         let d = p.duration
         let cycle = p.autoreverses ? 2 * d : d
@@ -190,28 +250,35 @@ final class TimingStore {
             active = (p.repeatCount > 0 ? p.repeatCount : 1) * cycle
         }
         let a = (now - begin) * p.speed
+        guard a.isFinite || a == .infinity else { return (nil, false, false, 0) }
         if a < 0 {
-            guard p.fill & FillBits.backwards != 0 else { return (nil, false, false) }
-            return (fold(p.timeOffset, d: d, cycle: cycle, autoreverses: p.autoreverses, atEnd: false), false, false)
+            guard p.fill & FillBits.backwards != 0 else { return (nil, false, false, 0) }
+            let f = fold(p.timeOffset, d: d, cycle: cycle, autoreverses: p.autoreverses, atEnd: false)
+            return (f.fraction, false, false, f.iteration)
         }
         if a >= active {
-            guard p.fill & FillBits.forwards != 0 else { return (nil, true, true) }
-            return (fold(active + p.timeOffset, d: d, cycle: cycle, autoreverses: p.autoreverses, atEnd: true), true, true)
+            guard p.fill & FillBits.forwards != 0 else { return (nil, true, true, 0) }
+            let f = fold(active + p.timeOffset, d: d, cycle: cycle, autoreverses: p.autoreverses, atEnd: true)
+            return (f.fraction, true, true, f.iteration)
         }
-        return (fold(a + p.timeOffset, d: d, cycle: cycle, autoreverses: p.autoreverses, atEnd: false), true, false)
+        let f = fold(a + p.timeOffset, d: d, cycle: cycle, autoreverses: p.autoreverses, atEnd: false)
+        return (f.fraction, true, false, f.iteration)
     }
 
-    /// Folds local time into one iteration's fraction 0...1. At the end of the active
-    /// duration a whole number of iterations ends on the iteration's last value.
+    /// Folds local time into one iteration's fraction 0...1 and its index. At the end of the
+    /// active duration a whole number of iterations ends on the iteration's last value.
     @inline(__always)
-    static func fold(_ t: Double, d: Double, cycle: Double, autoreverses: Bool, atEnd: Bool) -> Double {
-        guard d > 0, cycle.isFinite else { return 1 }
-        var r = t.truncatingRemainder(dividingBy: cycle)
-        if r < 0 { r += cycle }
-        if atEnd && r == 0 && t > 0 { r = cycle }
+    static func fold(_ t: Double, d: Double, cycle: Double, autoreverses: Bool, atEnd: Bool)
+        -> (fraction: Double, iteration: Double)
+    {
+        guard d > 0, cycle.isFinite, t.isFinite else { return (1, 0) }
+        var k = (t / cycle).rounded(.down)
+        var r = t - k * cycle
+        if r < 0 { r += cycle; k -= 1 }
+        if atEnd && r == 0 && t > 0 { r = cycle; k -= 1 }
         if autoreverses && r > d { r = cycle - r }
         let x = r / d
-        return x < 0 ? 0 : (x > 1 ? 1 : x)
+        return (x < 0 ? 0 : (x > 1 ? 1 : x), k)
     }
 }
 

@@ -47,7 +47,8 @@ extension EngineContext {
         for e in pendingEntries {
             let i = Int(e)
             guard timings.alive[i] else { continue }
-            timings.commit(e, now: now)
+            let space = timings.params[i].space
+            timings.commit(e, now: space >= 0 ? layers.localTime(space, now) : now)
             if timings.refCount[i] == 0 { entryDone(e); timings.release(e) }
         }
         pendingEntries.removeAll(keepingCapacity: true)

@@ -1,0 +1,32 @@
+import Foundation
+
+/// What a renderer needs to draw a running transition: its type, direction and progress.
+public struct CATransitionState: Equatable, Sendable {
+    /// The kind of transition.
+    public let type: CATransitionType
+    /// The direction (`.fromLeft` when the transition's subtype is nil).
+    public let subtype: CATransitionSubtype
+    /// startProgress + (endProgress - startProgress) * the transition's eased progress.
+    public let progress: Float
+}
+
+extension CALayer {
+    /// The transition running on the layer at the last rendered frame (on the model layer
+    /// and on presentation copies), or nil.
+    public var runningTransition: CATransitionState? {
+        if row < 0 { return snapshotTransition }
+        return context.transitionState(row: row)
+    }
+}
+
+extension EngineContext {
+    func transitionState(row: Int32) -> CATransitionState? {
+        let id = record(row: row, key: KeyInterner.transition.raw)
+        guard id >= 0, let t = animations.objects[Int(id)] as? CATransition else { return nil }
+        let e = Int(animations.records[Int(id)].timing)
+        guard timings.phase[e] == TimingPhase.active.rawValue else { return nil }
+        let p = Float(timings.progress[e])
+        return CATransitionState(type: t.type, subtype: t.subtype ?? .fromLeft,
+                                 progress: t.startProgress + (t.endProgress - t.startProgress) * p)
+    }
+}

@@ -1,0 +1,226 @@
+import Foundation
+
+/// Turns a `CAKeyframeAnimation` (values or path, key times, timing functions, calculation
+/// mode) into `CompiledKeyframes`, once, at `add`. Bad input gets a diagnostic and nil.
+enum KeyframeCompiler {
+    static func compile(_ a: CAKeyframeAnimation, kind: ValueKind, width: Int, timings: TimingStore) -> CompiledKeyframes? {
+        if let path = a.path {
+            guard kind == .point && width == 2 else {
+                StrataDiagnostics.emit(.wrongValueType,
+                    "CAKeyframeAnimation.path needs a point key path; \"\(a.keyPath ?? "")\" is not one; animation not added")
+                return nil
+            }
+            return compilePath(path, a, timings: timings)
+        }
+        guard let values = a.values, !values.isEmpty else {
+            StrataDiagnostics.emit(.invalidArgument, "CAKeyframeAnimation \"\(a.keyPath ?? "")\" has no values and no path; animation not added")
+            return nil
+        }
+        var points: [[Double]] = []
+        for (i, v) in values.enumerated() {
+            guard var l = LaneValue.lanes(v, kind: kind, width: width) else {
+                StrataDiagnostics.emit(.wrongValueType,
+                    "CAKeyframeAnimation values[\(i)] of type \(type(of: v)) does not fit \"\(a.keyPath ?? "")\"; animation not added")
+                return nil
+            }
+            if kind == .color && l.allSatisfy({ $0.isNaN }) { l = [0, 0, 0, 0] }
+            guard l.allSatisfy({ $0.isFinite }) else {
+                StrataDiagnostics.emit(.nonFiniteValue, "CAKeyframeAnimation values[\(i)] = \(l) is not finite; animation not added")
+                return nil
+            }
+            points.append(l)
+        }
+        let n = points.count
+        let mode = a.calculationMode
+        let paced = mode == .paced || mode == .cubicPaced
+        let discrete = mode == .discrete
+        let segments = discrete ? n : max(n - 1, 1)
+        var k = CompiledKeyframes()
+        k.span = zip(points[n - 1], points[0]).map { $0 - $1 }
+
+        // Segment polynomials.
+        for i in 0..<segments {
+            let p0 = points[min(i, n - 1)]
+            let p1 = points[min(i + 1, n - 1)]
+            for c in 0..<width {
+                if discrete || n == 1 {
+                    k.coefficients += [0, 0, 0, p0[c]]
+                } else if mode == .cubic || mode == .cubicPaced {
+                    let m0 = tangent(points, i, c), m1 = tangent(points, i + 1, c)
+                    k.coefficients += [2 * p0[c] + m0 - 2 * p1[c] + m1,
+                                       -3 * p0[c] - 2 * m0 + 3 * p1[c] - m1, m0, p0[c]]
+                } else {
+                    k.coefficients += [0, 0, p1[c] - p0[c], p0[c]]
+                }
+            }
+        }
+        // Segment boundaries in progress.
+        if paced {
+            var lengths: [Double] = []
+            if mode == .cubicPaced {
+                for i in 0..<segments {
+                    let (len, table) = arcTable(k.coefficients, segment: i, width: width)
+                    lengths.append(len)
+                    k.arcTables += table
+                }
+            } else {
+                for i in 0..<segments {
+                    let p0 = points[min(i, n - 1)], p1 = points[min(i + 1, n - 1)]
+                    lengths.append(zip(p0, p1).map { ($0 - $1) * ($0 - $1) }.reduce(0, +).squareRoot())
+                }
+            }
+            k.times = cumulativeTimes(lengths)
+            k.curves = [Int32](repeating: 0, count: segments)
+            return k
+        }
+        guard let times = keyTimes(a.keyTimes, count: segments + 1, what: "values: \(n), mode \(mode.rawValue)") else { return nil }
+        k.times = times
+        guard let curves = segmentCurves(a.timingFunctions, segments: segments, timings: timings) else { return nil }
+        k.curves = curves
+        return k
+    }
+
+    /// Catmull-Rom tangent at key i, lane c (one-sided at the ends).
+    private static func tangent(_ p: [[Double]], _ i: Int, _ c: Int) -> Double {
+        let n = p.count
+        if i <= 0 { return p[1][c] - p[0][c] }
+        if i >= n - 1 { return p[n - 1][c] - p[n - 2][c] }
+        return (p[i + 1][c] - p[i - 1][c]) / 2
+    }
+
+    /// Validated key times: `count` entries in 0...1, non-decreasing; evenly spaced if nil.
+    static func keyTimes(_ given: [NSNumber]?, count: Int, what: String) -> [Double]? {
+        guard let given else { return (0..<count).map { Double($0) / Double(count - 1) } }
+        guard given.count == count else {
+            StrataDiagnostics.emit(.invalidArgument,
+                "CAKeyframeAnimation keyTimes has \(given.count) entries; \(what) needs \(count); animation not added")
+            return nil
+        }
+        let t = given.map(\.doubleValue)
+        for (i, x) in t.enumerated() {
+            guard x.isFinite, x >= 0, x <= 1, i == 0 || x >= t[i - 1] else {
+                StrataDiagnostics.emit(.invalidArgument,
+                    "CAKeyframeAnimation keyTimes must be non-decreasing values in 0...1; got \(t); animation not added")
+                return nil
+            }
+        }
+        return t
+    }
+
+    static func segmentCurves(_ functions: [CAMediaTimingFunction]?, segments: Int, timings: TimingStore) -> [Int32]? {
+        guard let functions else { return [Int32](repeating: 0, count: segments) }
+        guard functions.count == segments else {
+            StrataDiagnostics.emit(.invalidArgument,
+                "CAKeyframeAnimation timingFunctions has \(functions.count) entries; \(segments) segments need \(segments); animation not added")
+            return nil
+        }
+        return functions.map { timings.curveID($0) }
+    }
+
+    /// Boundaries proportional to cumulative lengths (evenly spaced when all are zero).
+    static func cumulativeTimes(_ lengths: [Double]) -> [Double] {
+        let total = lengths.reduce(0, +)
+        guard total > 0 else { return (0...lengths.count).map { Double($0) / Double(lengths.count) } }
+        var t = [0.0], acc = 0.0
+        for l in lengths { acc += l; t.append(acc / total) }
+        t[t.count - 1] = 1
+        return t
+    }
+
+    /// Arc length of segment i and its normalised table of cumulative length at
+    /// `arcSamples` evenly spaced parameters (5-point Gauss-Legendre per sub-interval).
+    static func arcTable(_ co: [Double], segment i: Int, width: Int) -> (Double, [Double]) {
+        let base = i * width * 4
+        func speed(_ s: Double) -> Double {
+            var sum = 0.0
+            for c in 0..<width {
+                let a = co[base + c * 4], b = co[base + c * 4 + 1], cc = co[base + c * 4 + 2]
+                let d = (3 * a * s + 2 * b) * s + cc
+                sum += d * d
+            }
+            return sum.squareRoot()
+        }
+        let nodes = [0.0, -0.5384693101056831, 0.5384693101056831, -0.9061798459386640, 0.9061798459386640]
+        let weights = [0.5688888888888889, 0.4786286704993665, 0.4786286704993665, 0.2369268850561891, 0.2369268850561891]
+        let k = CompiledKeyframes.arcSamples
+        var table = [0.0]
+        var acc = 0.0
+        for j in 0..<k {
+            let lo = Double(j) / Double(k), hi = Double(j + 1) / Double(k)
+            let mid = (lo + hi) / 2, half = (hi - lo) / 2
+            var sub = 0.0
+            for (x, w) in zip(nodes, weights) { sub += w * speed(mid + half * x) }
+            acc += sub * half
+            table.append(acc)
+        }
+        guard acc > 0 else { return (0, (0...k).map { Double($0) / Double(k) }) }
+        return (acc, table.map { $0 / acc })
+    }
+
+    /// A path becomes one polynomial segment per element (lines, quadratic and cubic curves;
+    /// closeSubpath draws back to the subpath's start; a later moveTo jumps).
+    static func compilePath(_ path: CGPath, _ a: CAKeyframeAnimation, timings: TimingStore) -> CompiledKeyframes? {
+        var co: [Double] = []
+        var current = CGPoint.zero, start = CGPoint.zero
+        var first: CGPoint?
+        func line(_ p: CGPoint) {
+            co += [0, 0, Double(p.x - current.x), Double(current.x), 0, 0, Double(p.y - current.y), Double(current.y)]
+            current = p
+        }
+        for e in path.elements {
+            switch e {
+            case .moveTo(let p):
+                current = p; start = p
+                if first == nil { first = p }
+            case .addLine(let p):
+                line(p)
+            case .addQuadCurve(let p, let c):
+                let x0 = Double(current.x), y0 = Double(current.y)
+                co += [0, x0 - 2 * Double(c.x) + Double(p.x), 2 * (Double(c.x) - x0), x0,
+                       0, y0 - 2 * Double(c.y) + Double(p.y), 2 * (Double(c.y) - y0), y0]
+                current = p
+            case .addCurve(let p, let c1, let c2):
+                let x = [Double(current.x), Double(c1.x), Double(c2.x), Double(p.x)]
+                let y = [Double(current.y), Double(c1.y), Double(c2.y), Double(p.y)]
+                for v in [x, y] {
+                    co += [-v[0] + 3 * v[1] - 3 * v[2] + v[3], 3 * v[0] - 6 * v[1] + 3 * v[2], -3 * v[0] + 3 * v[1], v[0]]
+                }
+                current = p
+            case .closeSubpath:
+                if current != start { line(start) }
+                current = start
+            }
+        }
+        var k = CompiledKeyframes()
+        if co.isEmpty {
+            let p = first ?? .zero
+            co = [0, 0, 0, Double(p.x), 0, 0, 0, Double(p.y)]
+        }
+        let segments = co.count / 8
+        let mode = a.calculationMode
+        if mode == .discrete {
+            // Jump from vertex to vertex: each segment holds its start point.
+            for i in 0..<segments { co[i * 8] = 0; co[i * 8 + 1] = 0; co[i * 8 + 2] = 0; co[i * 8 + 4] = 0; co[i * 8 + 5] = 0; co[i * 8 + 6] = 0 }
+        }
+        k.coefficients = co
+        let lastX = co[(segments - 1) * 8] + co[(segments - 1) * 8 + 1] + co[(segments - 1) * 8 + 2] + co[(segments - 1) * 8 + 3]
+        let lastY = co[(segments - 1) * 8 + 4] + co[(segments - 1) * 8 + 5] + co[(segments - 1) * 8 + 6] + co[(segments - 1) * 8 + 7]
+        k.span = [lastX - co[3], lastY - co[7]]
+        if mode == .paced || mode == .cubicPaced {
+            var lengths: [Double] = []
+            for i in 0..<segments {
+                let (len, table) = arcTable(co, segment: i, width: 2)
+                lengths.append(len)
+                k.arcTables += table
+            }
+            k.times = cumulativeTimes(lengths)
+            k.curves = [Int32](repeating: 0, count: segments)
+            return k
+        }
+        guard let times = keyTimes(a.keyTimes, count: segments + 1, what: "a path of \(segments) segments") else { return nil }
+        k.times = times
+        guard let curves = segmentCurves(a.timingFunctions, segments: segments, timings: timings) else { return nil }
+        k.curves = curves
+        return k
+    }
+}

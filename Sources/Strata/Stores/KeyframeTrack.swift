@@ -1,0 +1,206 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+/// Slot flags of lane and keyframe tracks.
+enum SlotFlags {
+    /// The value is composed with other animations of the layer property (goes to scratch).
+    static let compose: UInt8 = 1
+    /// isCumulative: iteration k adds k * span.
+    static let cumulative: UInt8 = 2
+    /// rotationMode auto / autoReverse: the path tangent turns the layer.
+    static let rotate: UInt8 = 4
+    static let rotateReverse: UInt8 = 8
+}
+
+/// The compiled form of a keyframe or path animation: segment boundaries in the
+/// animation's progress, one timing curve per segment, cubic polynomial coefficients per
+/// segment and lane (value(s) = ((a s + b) s + c) s + d; linear, discrete, Catmull-Rom and
+/// Bézier segments all take this form), and, for constant-speed modes, per-segment
+/// arc-length tables mapping distance back to the curve parameter.
+struct CompiledKeyframes {
+    var times: [Double] = []          // segments + 1
+    var curves: [Int32] = []          // segments (0 = linear)
+    var coefficients: [Double] = []   // segments * width * 4: (a, b, c, d) per lane
+    var arcTables: [Double] = []      // segments * (arcSamples + 1), or empty
+    var span: [Double] = []           // width: last value - first value (isCumulative)
+    var segments: Int { curves.count }
+    static let arcSamples = 64
+}
+
+/// Running keyframe and path animations of one property lane range, as columns; keys live
+/// in pooled arrays (`times`, `curves`, `coefficients`, `arcs`) at per-animation offsets.
+/// Evaluation is per animation (the segment search differs per lane), branch-light and
+/// allocation-free.
+final class KeyframeTrack {
+    let property: PropertyID
+    let propertyWidth: Int
+    let offset: Int
+    let width: Int
+
+    @exclusivity(unchecked) private(set) var count = 0
+    @exclusivity(unchecked) var layer: [Int32] = []
+    @exclusivity(unchecked) var timing: [Int32] = []
+    @exclusivity(unchecked) var record: [Int32] = []
+    @exclusivity(unchecked) var flags: [UInt8] = []
+    @exclusivity(unchecked) var segmentStart: [Int32] = []   // index into curves; times at segmentStart + slot
+    @exclusivity(unchecked) var timeStart: [Int32] = []
+    @exclusivity(unchecked) var coefficientStart: [Int32] = []
+    @exclusivity(unchecked) var arcStart: [Int32] = []       // -1: no arc table
+    @exclusivity(unchecked) var segmentCount: [Int32] = []
+    @exclusivity(unchecked) var span: [Double] = []          // width per slot
+    @exclusivity(unchecked) var scratch: [Double] = []       // width per slot
+    /// Tangent angle of rotating slots at the last frame (NaN when not active).
+    @exclusivity(unchecked) var angle: [Double] = []
+
+    // Pools (append; compacted when half is garbage).
+    @exclusivity(unchecked) var times: [Double] = []
+    @exclusivity(unchecked) var curves: [Int32] = []
+    @exclusivity(unchecked) var coefficients: [Double] = []
+    @exclusivity(unchecked) var arcs: [Double] = []
+    @exclusivity(unchecked) private var garbage = 0
+
+    init(property: PropertyID, offset: Int, width: Int) {
+        self.property = property
+        self.propertyWidth = PropertyTable[property].width
+        self.offset = offset
+        self.width = width
+    }
+
+    func append(layer l: Int32, timing t: Int32, record r: Int32, _ k: CompiledKeyframes, flags f: UInt8) -> Int32 {
+        let s = count
+        count += 1
+        layer.append(l); timing.append(t); record.append(r); flags.append(f)
+        timeStart.append(Int32(times.count)); times.append(contentsOf: k.times)
+        segmentStart.append(Int32(curves.count)); curves.append(contentsOf: k.curves)
+        coefficientStart.append(Int32(coefficients.count)); coefficients.append(contentsOf: k.coefficients)
+        if k.arcTables.isEmpty { arcStart.append(-1) } else { arcStart.append(Int32(arcs.count)); arcs.append(contentsOf: k.arcTables) }
+        segmentCount.append(Int32(k.segments))
+        span.append(contentsOf: k.span.isEmpty ? [Double](repeating: 0, count: width) : k.span)
+        scratch.append(contentsOf: [Double](repeating: 0, count: width))
+        angle.append(.nan)
+        return Int32(s)
+    }
+
+    /// Removes slot s (the last slot moves into it); returns the moved record or -1.
+    func remove(_ s: Int32) -> Int32 {
+        let s = Int(s), last = count - 1
+        garbage += Int(segmentCount[s]) * (2 + 4 * width)
+        func move<T>(_ a: inout [T], _ w: Int) {
+            for c in 0..<w { a[s * w + c] = a[last * w + c] }
+            a.removeLast(w)
+        }
+        move(&layer, 1); move(&timing, 1); move(&record, 1); move(&flags, 1)
+        move(&segmentStart, 1); move(&timeStart, 1); move(&coefficientStart, 1); move(&arcStart, 1)
+        move(&segmentCount, 1); move(&span, width); move(&scratch, width); move(&angle, 1)
+        count -= 1
+        if garbage > 4096 && garbage * 2 > coefficients.count { compact() }
+        return s == last ? -1 : record[s]
+    }
+
+    /// Rewrites the pools without the keys of removed animations.
+    private func compact() {
+        var t: [Double] = [], cv: [Int32] = [], co: [Double] = [], ar: [Double] = []
+        let arcLen = CompiledKeyframes.arcSamples + 1
+        for s in 0..<count {
+            let n = Int(segmentCount[s])
+            let ts = Int(timeStart[s]), ss = Int(segmentStart[s]), cs = Int(coefficientStart[s])
+            timeStart[s] = Int32(t.count); t.append(contentsOf: times[ts..<(ts + n + 1)])
+            segmentStart[s] = Int32(cv.count); cv.append(contentsOf: curves[ss..<(ss + n)])
+            coefficientStart[s] = Int32(co.count); co.append(contentsOf: coefficients[cs..<(cs + n * width * 4)])
+            if arcStart[s] >= 0 {
+                let a = Int(arcStart[s])
+                arcStart[s] = Int32(ar.count); ar.append(contentsOf: arcs[a..<(a + n * arcLen)])
+            }
+        }
+        times = t; curves = cv; coefficients = co; arcs = ar
+        garbage = 0
+    }
+
+    /// The segment and local parameter of progress u in slot s.
+    @inline(__always)
+    func locate(_ s: Int, _ u: Double, curveTable: [UnitBezier]) -> (segment: Int, local: Double) {
+        let n = Int(segmentCount[s])
+        let ts = Int(timeStart[s])
+        var i = 0
+        while i < n - 1 && u >= times[ts + i + 1] { i += 1 }
+        let t0 = times[ts + i], t1 = times[ts + i + 1]
+        var x = t1 > t0 ? (u - t0) / (t1 - t0) : (u >= t1 ? 1 : 0)
+        x = x < 0 ? 0 : (x > 1 ? 1 : x)
+        let cid = Int(curves[Int(segmentStart[s]) + i])
+        if cid != 0 { x = curveTable[cid].solve(x) }
+        if arcStart[s] >= 0 { x = invertArc(Int(arcStart[s]) + i * (CompiledKeyframes.arcSamples + 1), x) }
+        return (i, x)
+    }
+
+    /// Curve parameter at fraction x of the segment's arc length (table of cumulative
+    /// lengths at evenly spaced parameters, normalised to 0...1).
+    @inline(__always)
+    private func invertArc(_ base: Int, _ x: Double) -> Double {
+        let k = CompiledKeyframes.arcSamples
+        var lo = 0, hi = k
+        while hi - lo > 1 {
+            let mid = (lo + hi) >> 1
+            if arcs[base + mid] <= x { lo = mid } else { hi = mid }
+        }
+        let a = arcs[base + lo], b = arcs[base + hi]
+        let f = b > a ? (x - a) / (b - a) : 0
+        return (Double(lo) + f) / Double(k)
+    }
+
+    /// Evaluates every slot at its entry's progress; writes presentation lanes (or scratch
+    /// for composed slots) and tangent angles for rotating slots.
+    func evaluate(progress prog: UnsafeMutablePointer<Double>, phase: UnsafeMutablePointer<UInt8>,
+                  iteration: UnsafeMutablePointer<Double>, curveTable: [UnitBezier],
+                  presentation pres: UnsafeMutablePointer<Double>, model: UnsafeMutablePointer<Double>) {
+        let w = width, pw = propertyWidth, off = offset
+        for s in 0..<count {
+            let e = Int(timing[s])
+            let ph = phase[e]
+            let row = Int(layer[s])
+            let f = flags[s]
+            if ph != TimingPhase.active.rawValue {
+                angle[s] = .nan
+                if ph == TimingPhase.inactive.rawValue && f & SlotFlags.compose == 0 {
+                    for c in 0..<w { pres[row * pw + off + c] = model[row * pw + off + c] }
+                }
+                continue
+            }
+            let (i, x) = locate(s, prog[e], curveTable: curveTable)
+            let base = Int(coefficientStart[s]) + i * w * 4
+            let k = f & SlotFlags.cumulative != 0 ? iteration[e] : 0
+            for c in 0..<w {
+                let a = coefficients[base + c * 4], b = coefficients[base + c * 4 + 1]
+                let cc = coefficients[base + c * 4 + 2], d = coefficients[base + c * 4 + 3]
+                let v = ((a * x + b) * x + cc) * x + d + k * span[s * w + c]
+                if f & SlotFlags.compose != 0 { scratch[s * w + c] = v } else { pres[row * pw + off + c] = v }
+            }
+            if f & SlotFlags.rotate != 0 && w >= 2 {
+                func slope(_ c: Int) -> Double {
+                    let a = coefficients[base + c * 4], b = coefficients[base + c * 4 + 1], cc = coefficients[base + c * 4 + 2]
+                    return (3 * a * x + 2 * b) * x + cc
+                }
+                var dx = slope(0), dy = slope(1)
+                if dx == 0 && dy == 0 {
+                    // A cusp: look just inside the segment.
+                    let xe = x < 0.5 ? 1e-6 : 1 - 1e-6
+                    let a0 = coefficients[base], b0 = coefficients[base + 1], c0 = coefficients[base + 2]
+                    let a1 = coefficients[base + 4], b1 = coefficients[base + 5], c1 = coefficients[base + 6]
+                    dx = (3 * a0 * xe + 2 * b0) * xe + c0
+                    dy = (3 * a1 * xe + 2 * b1) * xe + c1
+                }
+                var ang = (dy == 0 && dx == 0) ? 0 : atan2Double(dy, dx)
+                if f & SlotFlags.rotateReverse != 0 { ang += Double.pi }
+                angle[s] = ang
+            }
+        }
+    }
+}
+
+@inline(__always) func atan2Double(_ y: Double, _ x: Double) -> Double {
+    #if canImport(Glibc)
+    return Glibc.atan2(y, x)
+    #else
+    return Foundation.atan2(y, x)
+    #endif
+}

@@ -1,0 +1,40 @@
+import Foundation
+
+/// The Swift type of a custom key's value, so an animated custom value is handed back as
+/// the type the model holds (a Double stays a Double).
+enum CustomValueType {
+    case double, cgFloat, float, int, nsNumber, point, size, rect, color, transform
+
+    /// The type, lane kind and width of `v`, or nil when it cannot be interpolated.
+    static func of(_ v: Any) -> (CustomValueType, ValueKind, Int)? {
+        switch v {
+        case is CGFloat: return (.cgFloat, .cgFloat, 1)
+        case is Double: return (.double, .cgFloat, 1)
+        case is Float: return (.float, .float, 1)
+        case is Int: return (.int, .cgFloat, 1)
+        case is NSNumber: return (.nsNumber, .cgFloat, 1)
+        case is CGPoint: return (.point, .point, 2)
+        case is CGSize: return (.size, .size, 2)
+        case is CGRect: return (.rect, .rect, 4)
+        case is CGColor: return (.color, .color, 4)
+        case is CATransform3D: return (.transform, .transform, 16)
+        default: return nil
+        }
+    }
+
+    /// Lanes boxed as this type.
+    func box(_ l: [Double]) -> Any {
+        switch self {
+        case .double: return l[0]
+        case .cgFloat: return CGFloat(l[0])
+        case .float: return Float(l[0])
+        case .int: return Int(l[0].rounded())
+        case .nsNumber: return NSNumber(value: l[0])
+        case .point: return CGPoint(x: l[0], y: l[1])
+        case .size: return CGSize(width: l[0], height: l[1])
+        case .rect: return CGRect(x: l[0], y: l[1], width: l[2], height: l[3])
+        case .color: return CGColor(rgba: SIMD4(l[0], l[1], l[2], l[3]))
+        case .transform: return l.withUnsafeBufferPointer { LaneValue.transform($0.baseAddress!) }
+        }
+    }
+}
