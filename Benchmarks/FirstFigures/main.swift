@@ -28,7 +28,7 @@ func measure(reps: Int, items: Int, _ body: () -> Void) -> Double {
     return median(samples)
 }
 
-enum Kind: String { case opacity, position }
+enum Kind: String { case opacity, position, keyframes8 = "keyframe (8 keys, position)", path = "path (cubic, paced, position)" }
 
 func frameCost(_ kind: Kind, n: Int) -> (ns: Double, bytes: Int) {
     let root = CALayer()
@@ -46,6 +46,21 @@ func frameCost(_ kind: Kind, n: Int) -> (ns: Double, bytes: Int) {
         switch kind {
         case .opacity: l.opacity = Float(i % 100) / 100
         case .position: l.position = CGPoint(x: Double(i), y: Double(i % 7))
+        case .keyframes8:
+            let a = CAKeyframeAnimation(keyPath: "position")
+            a.values = (0..<8).map { CGPoint(x: Double($0 * 10 + i % 5), y: Double(($0 * 37) % 11)) }
+            a.duration = 1e6
+            l.add(a, forKey: "k")
+        case .path:
+            let path = CGMutablePath()
+            path.move(to: CGPoint(x: 0, y: 150))
+            path.addCurve(to: CGPoint(x: 300, y: 150), control1: CGPoint(x: 75, y: Double(i % 10)),
+                          control2: CGPoint(x: 225, y: 300))
+            let a = CAKeyframeAnimation(keyPath: "position")
+            a.path = path
+            a.calculationMode = .paced
+            a.duration = 1e6
+            l.add(a, forKey: "p")
         }
     }
     CATransaction.commit()
@@ -57,8 +72,9 @@ func frameCost(_ kind: Kind, n: Int) -> (ns: Double, bytes: Int) {
         for _ in 0..<10 { t += 1.0 / 120; r.beginFrame(atTime: t); r.render(); r.endFrame() }
     } / 10
     let width = kind == .opacity ? 1 : 2
-    // from + delta (2 * width doubles) + layer + timing index (8 bytes) read, width doubles written
-    let bytes = n * (3 * width * 8 + 8)
+    // from + delta (2 * width doubles) + layer + timing index (8 bytes) read, width doubles
+    // written; keyframes read 8 bytes per key time and 32 bytes per lane of the segment too.
+    let bytes = n * (3 * width * 8 + 8) + (kind == .keyframes8 || kind == .path ? n * (8 * 8 + 4 * width * 8) : 0)
     blackHole(layers)
     for l in layers { l.removeFromSuperlayer() }
     return (ns, bytes)
@@ -109,13 +125,13 @@ func changeCost(n: Int) -> Double {
 let only = CommandLine.arguments.dropFirst().first   // "frame" or "change" to run one part
 func row(_ name: String, _ n: Int, _ ns: Double, _ ratio: Double?) {
     let r = ratio.map { String(format: "%10.2f", $0) } ?? ""
-    print(name.padding(toLength: 30, withPad: " ", startingAt: 0) + String(format: "%10d %12.3f", n, ns) + r)
+    print(name.padding(toLength: 40, withPad: " ", startingAt: 0) + String(format: "%10d %12.3f", n, ns) + r)
 }
 print("strata-firstbench (release: \(_isDebugAssertConfiguration() ? "NO, debug build" : "yes"))")
-print("workload".padding(toLength: 30, withPad: " ", startingAt: 0) + "         N      ns/item   x triad")
+print("workload".padding(toLength: 40, withPad: " ", startingAt: 0) + "         N      ns/item   x triad")
 if only == nil || only == "frame" {
-    for kind in [Kind.opacity, .position] {
-        for n in [10_000, 100_000] {
+    for kind in [Kind.opacity, .position, .keyframes8, .path] {
+        for n in (kind == .opacity || kind == .position) ? [10_000, 100_000] : [10_000] {
             let (ns, bytes) = frameCost(kind, n: n)
             let floor = triadCost(bytes: bytes, items: n)
             row("frame \(kind.rawValue)", n, ns, ns / floor)

@@ -63,9 +63,13 @@ open class CAAnimation: NSObject, CAMediaTiming, CAAction, NSCopying {
     /// Is this animation's timing valid (finite, non-negative duration ...)? Reports why not.
     func validateTiming() -> Bool {
         let values: [(String, Double)] = [("beginTime", beginTime), ("duration", duration),
-            ("speed", Double(speed)), ("timeOffset", timeOffset), ("repeatDuration", repeatDuration)]
+            ("speed", Double(speed)), ("timeOffset", timeOffset)]
         for (name, v) in values where !v.isFinite {
             StrataDiagnostics.emit(.nonFiniteValue, "\(type(of: self)).\(name) = \(v) must be finite; animation not added")
+            return false
+        }
+        if repeatDuration.isNaN {
+            StrataDiagnostics.emit(.nonFiniteValue, "\(type(of: self)).repeatDuration is NaN; animation not added")
             return false
         }
         if repeatCount.isNaN || repeatCount < 0 {
