@@ -7,14 +7,23 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "Strata", targets: ["Strata"]),
+        .library(name: "StrataReference", targets: ["StrataReference"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
     ],
     targets: [
+        // Core Graphics' value types, shared by both engines (re-exported by each).
+        .target(name: "StrataGeometry", swiftSettings: [.swiftLanguageMode(.v5)]),
         .target(
             name: "Strata",
-            dependencies: [.product(name: "Logging", package: "swift-log")],
+            dependencies: ["StrataGeometry", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        // The same semantics written the classic way: the correctness oracle and baseline.
+        .target(
+            name: "StrataReference",
+            dependencies: ["StrataGeometry"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         // Counts malloc-family calls by interposing them; linked only into tests.
@@ -28,6 +37,11 @@ let package = Package(
         .testTarget(
             name: "StrataTests",
             dependencies: ["Strata", "CAllocationCounter"],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        .testTarget(
+            name: "StrataReferenceTests",
+            dependencies: ["StrataReference"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
     ]

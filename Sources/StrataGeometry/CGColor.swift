@@ -15,7 +15,7 @@ import Foundation
 /// equals `CGColor(red: 1, green: 1, blue: 1, alpha: 1)` (Apple compares colour spaces too).
 public final class CGColor: Equatable, Hashable, CustomStringConvertible, Sendable {
     /// Red, green, blue and alpha; a gray `g` is stored as `(g, g, g, a)`.
-    internal let rgba: SIMD4<Double>
+    package let rgba: SIMD4<Double>
     /// Whether the colour was made in the gray space (two components).
     private let isGray: Bool
 
@@ -38,7 +38,7 @@ public final class CGColor: Equatable, Hashable, CustomStringConvertible, Sendab
     }
 
     /// Creates an RGB colour from red, green, blue and alpha lanes.
-    internal init(rgba: SIMD4<Double>) {
+    package init(rgba: SIMD4<Double>) {
         self.rgba = rgba
         isGray = false
     }

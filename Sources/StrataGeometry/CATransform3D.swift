@@ -66,7 +66,7 @@ public struct CATransform3D: Equatable, Hashable, Sendable {
 
     /// Reads sixteen doubles in `m11, m12, …, m44` order (row-major) from `p`.
     @inline(__always)
-    internal init(lanes p: UnsafePointer<Double>) {
+    package init(lanes p: UnsafePointer<Double>) {
         self.init(m11: CGFloat(p[0]), m12: CGFloat(p[1]), m13: CGFloat(p[2]), m14: CGFloat(p[3]),
                   m21: CGFloat(p[4]), m22: CGFloat(p[5]), m23: CGFloat(p[6]), m24: CGFloat(p[7]),
                   m31: CGFloat(p[8]), m32: CGFloat(p[9]), m33: CGFloat(p[10]), m34: CGFloat(p[11]),
@@ -75,7 +75,7 @@ public struct CATransform3D: Equatable, Hashable, Sendable {
 
     /// Writes the sixteen entries as doubles in `m11, m12, …, m44` order (row-major) to `p`.
     @inline(__always)
-    internal func store(to p: UnsafeMutablePointer<Double>) {
+    package func store(to p: UnsafeMutablePointer<Double>) {
         p[0] = Double(m11); p[1] = Double(m12); p[2] = Double(m13); p[3] = Double(m14)
         p[4] = Double(m21); p[5] = Double(m22); p[6] = Double(m23); p[7] = Double(m24)
         p[8] = Double(m31); p[9] = Double(m32); p[10] = Double(m33); p[11] = Double(m34)

@@ -27,7 +27,7 @@ public enum PathElement: Equatable, Sendable {
 /// ```
 open class CGPath: Equatable {
     /// The path's elements in order.
-    public internal(set) var elements: [PathElement]
+    public package(set) var elements: [PathElement]
 
     /// Creates an empty path.
     public init() {
@@ -35,7 +35,7 @@ open class CGPath: Equatable {
     }
 
     /// Creates a path holding `elements`.
-    internal init(elements: [PathElement]) {
+    package init(elements: [PathElement]) {
         self.elements = elements
     }
 
@@ -158,7 +158,7 @@ open class CGPath: Equatable {
     // MARK: Geometry helpers
 
     /// The point an element ends at; `nil` for `closeSubpath`.
-    internal static func endPoint(of element: PathElement) -> CGPoint? {
+    package static func endPoint(of element: PathElement) -> CGPoint? {
         switch element {
         case .moveTo(let p), .addLine(let p), .addQuadCurve(let p, _), .addCurve(let p, _, _):
             return p
