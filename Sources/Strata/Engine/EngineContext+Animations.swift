@@ -57,7 +57,7 @@ extension EngineContext {
         r.layer = row; r.key = key; r.property = p.raw; r.kind = .lanes; r.track = t; r.timing = e
         r.flags = RecordFlags.alive | (additive ? RecordFlags.additive : 0)
             | (object?.delegate != nil ? RecordFlags.hasDelegate : 0)
-        let alone = !additive && !hasAnimation(row: row, property: p)
+        let alone = !additive && width == PropertyTable.hot[p.index].width && !hasAnimation(row: row, property: p)
         let id = animations.newRecord(r, object: object)
         animations.records[Int(id)].slot = animations.tracks[Int(t)].append(
             layer: row, timing: e, record: id, from: from, to: to, compose: false)
@@ -109,6 +109,9 @@ extension EngineContext {
             if r.property == p.raw && (r.kind == .lanes || r.kind == .keyframes) {
                 n += 1
                 if r.flags & RecordFlags.additive != 0 { additive = true }
+                // A lane range (position.x) is laid over the model value, which may change.
+                let w = r.kind == .lanes ? animations.tracks[Int(r.track)].width : animations.keyframeTracks[Int(r.track)].width
+                if w != PropertyTable.hot[p.index].width { additive = true }
             }
             id = r.nextInLayer
         }

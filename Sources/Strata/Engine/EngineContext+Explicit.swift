@@ -142,6 +142,17 @@ extension EngineContext {
                                  additive: b.isAdditive, cumulative: b.isCumulative)
             d.customKey = key.raw; d.customType = type; d.kind = k
             return .custom(d)
+        case (.custom(let key), let k as CAKeyframeAnimation):
+            guard let sample = layer.customValues[key.raw] ?? k.values?.first,
+                  let (type, vk, width) = CustomValueType.of(sample) else {
+                StrataDiagnostics.emit(.wrongValueType,
+                    "custom key \"\(path)\" holds no interpolatable value; animation not added")
+                return nil
+            }
+            guard let compiled = KeyframeCompiler.compile(k, kind: vk, width: width, timings: timings) else { return nil }
+            var d = DerivedValue(field: nil, from: [], delta: [], additive: k.isAdditive, cumulative: k.isCumulative)
+            d.customKey = key.raw; d.customType = type; d.kind = vk; d.keyframes = compiled
+            return .custom(d)
         default:
             StrataDiagnostics.emit(.invalidArgument,
                 "\(type(of: a)) on \"\(path)\" is not supported (keyframes animate lane properties and their components); animation not added")

@@ -94,7 +94,13 @@ extension EngineContext {
                 guard let h = layers.handle[Int(r.layer)] else { continue }
                 let layer = h.takeUnretainedValue()
                 if active {
-                    var v = zip(d.from, d.delta).map { $0 + $1 * p }
+                    var v: [Double]
+                    if let kf = d.keyframes {
+                        v = kf.value(at: timings.progress[e], width: kf.span.count, curveTable: timings.curves)
+                        if d.cumulative { v = zip(v, kf.span).map { $0 + k * $1 } }
+                    } else {
+                        v = zip(d.from, d.delta).map { $0 + $1 * p }
+                    }
                     if d.additive, let m = layer.customValues[d.customKey],
                        let ml = LaneValue.lanes(m, kind: d.kind, width: v.count) {
                         v = zip(v, ml).map { $0 + $1 }

@@ -150,4 +150,6 @@ struct DerivedValue {
     var delta: [Double]
     var additive: Bool
     var cumulative: Bool
+    /// Custom-key keyframes (from/delta unused then).
+    var keyframes: CompiledKeyframes? = nil
 }

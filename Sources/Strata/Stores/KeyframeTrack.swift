@@ -26,6 +26,28 @@ struct CompiledKeyframes {
     var span: [Double] = []           // width: last value - first value (isCumulative)
     var segments: Int { curves.count }
     static let arcSamples = 64
+
+    /// Lane values at progress u (the scalar path used for custom keys).
+    func value(at u: Double, width: Int, curveTable: [UnitBezier]) -> [Double] {
+        let n = segments
+        var i = 0
+        while i < n - 1 && u >= times[i + 1] { i += 1 }
+        let t0 = times[i], t1 = times[i + 1]
+        var x = t1 > t0 ? (u - t0) / (t1 - t0) : (u >= t1 ? 1 : 0)
+        x = x < 0 ? 0 : (x > 1 ? 1 : x)
+        if curves[i] != 0 { x = curveTable[Int(curves[i])].solve(x) }
+        if !arcTables.isEmpty {
+            let base = i * (CompiledKeyframes.arcSamples + 1)
+            var j = 0
+            while j < CompiledKeyframes.arcSamples - 1 && arcTables[base + j + 1] <= x { j += 1 }
+            let a = arcTables[base + j], b = arcTables[base + j + 1]
+            x = (Double(j) + (b > a ? (x - a) / (b - a) : 0)) / Double(CompiledKeyframes.arcSamples)
+        }
+        return (0..<width).map { c in
+            let o = (i * width + c) * 4
+            return ((coefficients[o] * x + coefficients[o + 1]) * x + coefficients[o + 2]) * x + coefficients[o + 3]
+        }
+    }
 }
 
 /// Running keyframe and path animations of one property lane range, as columns; keys live
