@@ -26,6 +26,18 @@ let package = Package(
             dependencies: ["StrataGeometry"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
+        // Operation scripts both engines run: benchmark scenes and differential-fuzzing cases.
+        .target(name: "StrataScript", swiftSettings: [.swiftLanguageMode(.v5)]),
+        .target(name: "StrataScriptFast", dependencies: ["Strata", "StrataScript"],
+                swiftSettings: [.swiftLanguageMode(.v5)]),
+        // ScriptRunner.swift here is a link to StrataScriptFast's: one runner, two engines.
+        .target(name: "StrataScriptReference", dependencies: ["StrataReference", "StrataScript"],
+                swiftSettings: [.swiftLanguageMode(.v5)]),
+        // Both runners side by side: traces compared, failures shrunk into fixtures.
+        .target(name: "StrataDifferential", dependencies: ["StrataScript", "StrataScriptFast", "StrataScriptReference"],
+                swiftSettings: [.swiftLanguageMode(.v5)]),
+        .executableTarget(name: "strata-fuzz", dependencies: ["StrataDifferential"],
+                          swiftSettings: [.swiftLanguageMode(.v5)]),
         // Counts malloc-family calls by interposing them; linked only into tests.
         .target(name: "CAllocationCounter"),
         .executableTarget(
@@ -37,6 +49,11 @@ let package = Package(
         .testTarget(
             name: "StrataTests",
             dependencies: ["Strata", "CAllocationCounter"],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        .testTarget(
+            name: "StrataDifferentialTests",
+            dependencies: ["StrataDifferential", "StrataScript"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         .testTarget(

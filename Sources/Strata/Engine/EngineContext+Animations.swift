@@ -11,7 +11,7 @@ extension EngineContext {
         let w = info.width
         var f = from, t = to
         if info.kind == .color { fixNilColors(&f, &t) }
-        removeAnimation(row: row, key: p.raw, finished: false)
+        removeAnimation(row: row, key: p.raw, finished: false, replacing: p.raw)
         var e: Int32
         if layers.timedLayers > 0 && layers.inTimedSubtree(row) {
             var params = TimingParameters()
@@ -85,9 +85,10 @@ extension EngineContext {
         if r.flags & RecordFlags.hasDelegate != 0 { timings.delegateCount[e] += 1 }
     }
 
+    @discardableResult
     func addObjectAnimation(_ layer: CALayer, _ p: PropertyID, from: Any?, to: Any?, timing e: Int32,
-                            key: Int32, object: CAAnimation?) {
-        removeAnimation(row: layer.row, key: key, finished: false)
+                            key: Int32, object: CAAnimation?) -> Int32 {
+        removeAnimation(row: layer.row, key: key, finished: false, replacing: p.raw)
         var r = AnimationRecord()
         r.layer = layer.row; r.key = key; r.property = p.raw; r.kind = .object; r.timing = e
         r.flags = RecordFlags.alive | (object?.delegate != nil ? RecordFlags.hasDelegate : 0)
@@ -95,6 +96,7 @@ extension EngineContext {
         animations.objectValues[id] = (from, to)
         animations.objectRecords.append(id)
         link(id)
+        return id
     }
 
     // MARK: composition
@@ -160,12 +162,14 @@ extension EngineContext {
     /// Removes the animation under `key`, if any (its delegate is told `finished`). When it
     /// is being replaced (`snap` false) the presentation keeps its value until the next frame.
     @inline(__always)
-    func removeAnimation(row: Int32, key: Int32, finished: Bool, snap: Bool = false) {
+    func removeAnimation(row: Int32, key: Int32, finished: Bool, snap: Bool = false, replacing: Int32 = -2) {
         guard layers.firstAnimation[Int(row)] >= 0 else { return }
         let id = record(row: row, key: key)
         guard id >= 0 else { return }
         var stopped: [(CAAnimation, Bool)] = []
-        detach(id, finished: finished, snap: snap, stopped: &stopped)
+        // A replacement animating another property leaves nothing to hold the old one's value.
+        let snapNow = snap || animations.records[Int(id)].property != replacing || animations.records[Int(id)].kind == .group
+        detach(id, finished: finished, snap: snapNow, stopped: &stopped)
         deliverStops(stopped)
         fireCompletionGroups()
     }

@@ -36,6 +36,15 @@ extension EngineContext {
         case custom(DerivedValue)
         case transition
         case group([(CAAnimation, Prepared)])
+
+        /// The property whose lanes it writes (-1: none, e.g. transitions and groups).
+        var property: Int32 {
+            switch self {
+            case let .lanes(p, _, _, _, _, _, _), let .keyframes(p, _, _, _, _, _, _), let .object(p, _, _): return p.raw
+            case let .derived(_, p): return p.raw
+            default: return -1
+            }
+        }
     }
 
     /// `add(_:forKey:)`: validates at the boundary (key path, value types, finite values,
@@ -56,11 +65,12 @@ extension EngineContext {
         var params = timingParameters(stored, fromAction: fromAction)
         if layers.inTimedSubtree(layer.row) { params.space = layer.row }
         let e = entry(for: params)
-        removeAnimation(row: layer.row, key: keyID, finished: false)
+        removeAnimation(row: layer.row, key: keyID, finished: false, replacing: prepared.property)
         install(prepared, object: stored, layer: layer, key: keyID, timing: e)
     }
 
     /// Validates and converts one animation (recursively for groups); nil after a diagnostic.
+    /// (`Prepared.property`: the property it animates, -1 for none.)
     func prepare(_ a: CAAnimation, layer: CALayer) -> Prepared? {
         guard a.validateTiming() else { return nil }
         let row = layer.row
@@ -171,8 +181,9 @@ extension EngineContext {
         return l.withUnsafeBufferPointer { LaneValue.transform($0.baseAddress!) }
     }
 
-    /// Stores a prepared animation under `key` with timing entry `e`.
-    func install(_ prepared: Prepared, object: CAAnimation?, layer: CALayer, key: Int32, timing e: Int32) {
+    /// Stores a prepared animation under `key` with timing entry `e`; returns its record.
+    @discardableResult
+    func install(_ prepared: Prepared, object: CAAnimation?, layer: CALayer, key: Int32, timing e: Int32) -> Int32 {
         let row = layer.row
         switch prepared {
         case let .lanes(p, offset, width, from, to, additive, cumulative):
@@ -182,6 +193,7 @@ extension EngineContext {
                 let r = animations.records[Int(id)]
                 animations.tracks[Int(r.track)].compose[Int(r.slot)] |= SlotFlags.cumulative
             }
+            return id
         case let .keyframes(p, offset, width, compiled, additive, cumulative, rotate):
             let t = animations.keyframeTrack(p, offset: offset, width: width)
             var r = AnimationRecord()
@@ -194,17 +206,20 @@ extension EngineContext {
                 layer: row, timing: e, record: id, compiled, flags: flags)
             link(id)
             updateComposition(row: row, p)
+            return id
         case let .object(p, from, to):
-            addObjectAnimation(layer, p, from: from, to: to, timing: e, key: key, object: object)
+            return addObjectAnimation(layer, p, from: from, to: to, timing: e, key: key, object: object)
         case let .derived(d, p):
-            addDerived(row: row, property: p, kind: .derived, d, timing: e, key: key, object: object)
+            return addDerived(row: row, property: p, kind: .derived, d, timing: e, key: key, object: object)
         case let .custom(d):
-            addDerived(row: row, property: nil, kind: .custom, d, timing: e, key: key, object: object)
+            return addDerived(row: row, property: nil, kind: .custom, d, timing: e, key: key, object: object)
         case .transition:
             var r = AnimationRecord()
             r.layer = row; r.key = key; r.property = -1; r.kind = .timingOnly; r.timing = e
             r.flags = RecordFlags.alive | (object?.delegate != nil ? RecordFlags.hasDelegate : 0)
-            link(animations.newRecord(r, object: object))
+            let id = animations.newRecord(r, object: object)
+            link(id)
+            return id
         case let .group(children):
             var r = AnimationRecord()
             r.layer = row; r.key = key; r.property = -1; r.kind = .group; r.timing = e
@@ -220,21 +235,21 @@ extension EngineContext {
                 cp.removedOnCompletion = false
                 let ce = timings.make(cp, groups: [])
                 pendingEntries.append(ce)
-                let before = layers.lastAnimation[Int(row)]
-                install(p, object: nil, layer: layer, key: animations.nextAnonymousKey(), timing: ce)
-                let added = layers.lastAnimation[Int(row)]
-                if added != before, added >= 0 {
+                let added = install(p, object: nil, layer: layer, key: animations.nextAnonymousKey(), timing: ce)
+                if added >= 0 {
                     animations.records[Int(added)].flags |= RecordFlags.groupChild
                     ids.append(added)
                 }
             }
             animations.groupChildren[gid] = ids
+            return gid
         }
     }
 
     /// A derived transform field or custom key animation (evaluated after the tracks).
+    @discardableResult
     func addDerived(row: Int32, property: PropertyID?, kind: RecordKind, _ d: DerivedValue, timing e: Int32,
-                    key: Int32, object: CAAnimation?) {
+                    key: Int32, object: CAAnimation?) -> Int32 {
         var r = AnimationRecord()
         r.layer = row; r.key = key; r.property = property?.raw ?? -1; r.kind = kind; r.timing = e
         r.flags = RecordFlags.alive | (d.additive ? RecordFlags.additive : 0)
@@ -243,6 +258,7 @@ extension EngineContext {
         animations.derivedValues[id] = d
         animations.derivedRecords.append(id)
         link(id)
+        return id
     }
 
     /// SEMANTICS.md's from/to/by table, in lanes. nil (after a diagnostic) on bad values.

@@ -69,6 +69,8 @@ open class CALayer: NSObject, CAMediaTiming {
         context.layers.flags[Int(row)] |= f
         context.layers.handle[Int(row)] = Unmanaged.passUnretained(self)
         context.uncommittedLayers.append(row)
+        // A new layer is a change: it belongs to the open (or a new implicit) transaction.
+        context.ensureTransaction()
     }
 
     /// A copy of `layer`'s model values, detached from any engine store (Core Animation

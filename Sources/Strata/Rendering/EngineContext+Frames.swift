@@ -180,7 +180,8 @@ extension EngineContext {
     /// Retires finished animations, then calls animationDidStart / animationDidStop and the
     /// completion blocks whose animations are all done.
     func endFrame() {
-        var started: [CAAnimation] = []
+        // Callbacks of one frame go out in add order (record sequence).
+        var started: [(UInt64, CAAnimation)] = []
         for k in 0..<timings.justStarted.count {
             let e = timings.justStarted[k]
             guard timings.delegateCount[Int(e)] > 0 else { continue }
@@ -189,36 +190,44 @@ extension EngineContext {
                 let r = animations.records[Int(id)]
                 if r.flags & RecordFlags.hasDelegate != 0 && r.flags & RecordFlags.started == 0 {
                     animations.records[Int(id)].flags |= RecordFlags.started
-                    if let o = animations.objects[Int(id)] { started.append(o) }
+                    if let o = animations.objects[Int(id)] { started.append((r.sequence, o)) }
                 }
                 id = r.nextInTiming
             }
         }
-        var stopped: [(CAAnimation, Bool)] = []
+        var finished: [(UInt64, Int32)] = []
         let completed = timings.justCompleted
         for k in 0..<completed.count {
             let e = completed[k]
             let i = Int(e)
             guard timings.alive[i], timings.params[i].parent < 0 else { continue }
             entryDone(e)
-            if timings.params[i].removedOnCompletion {
-                // Detach in add order (the list is newest first).
-                var ids: [Int32] = []
-                var id = timings.firstRecord[i]
-                while id >= 0 { ids.append(id); id = animations.records[Int(id)].nextInTiming }
-                for id in ids.reversed() { detach(id, finished: true, snap: true, stopped: &stopped) }
-            } else if timings.delegateCount[i] > 0 {
-                var ids: [Int32] = []
-                var id = timings.firstRecord[i]
-                while id >= 0 { ids.append(id); id = animations.records[Int(id)].nextInTiming }
-                for id in ids.reversed() where animations.records[Int(id)].flags & RecordFlags.hasDelegate != 0 {
-                    if let o = animations.objects[Int(id)] { stopped.append((o, true)) }
+            var id = timings.firstRecord[i]
+            while id >= 0 {
+                let r = animations.records[Int(id)]
+                if timings.params[i].removedOnCompletion || r.flags & RecordFlags.hasDelegate != 0 {
+                    finished.append((r.sequence, id))
+                }
+                id = r.nextInTiming
+            }
+        }
+        var stopped: [(CAAnimation, Bool)] = []
+        if !finished.isEmpty {
+            finished.sort { $0.0 < $1.0 }
+            for (_, id) in finished {
+                let r = animations.records[Int(id)]
+                guard r.flags & RecordFlags.alive != 0 else { continue }
+                if timings.params[Int(r.timing)].removedOnCompletion {
+                    detach(id, finished: true, snap: true, stopped: &stopped)
+                } else if let o = animations.objects[Int(id)] {
+                    stopped.append((o, true))
                 }
             }
         }
         if !started.isEmpty {
+            started.sort { $0.0 < $1.0 }
             callbackDepth += 1
-            for a in started { a.delegate?.animationDidStart(a) }
+            for (_, a) in started { a.delegate?.animationDidStart(a) }
             callbackDepth -= 1
         }
         deliverStops(stopped)

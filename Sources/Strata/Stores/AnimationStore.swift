@@ -41,6 +41,8 @@ struct AnimationRecord {
     var nextInLayer: Int32 = -1
     var prevInTiming: Int32 = -1
     var nextInTiming: Int32 = -1
+    /// Add order across the engine: callbacks of one frame are delivered in this order.
+    var sequence: UInt64 = 0
 }
 
 /// Every running animation of one engine: records (cold), lane tracks (hot columns, one per
@@ -110,7 +112,12 @@ final class AnimationStore {
         return t
     }
 
-    func newRecord(_ r: AnimationRecord, object: CAAnimation?) -> Int32 {
+    @exclusivity(unchecked) private var nextSequence: UInt64 = 0
+
+    func newRecord(_ r0: AnimationRecord, object: CAAnimation?) -> Int32 {
+        var r = r0
+        nextSequence &+= 1
+        r.sequence = nextSequence
         if let id = freeRecords.popLast() {
             records[Int(id)] = r
             if let object { objects[Int(id)] = object }

@@ -25,7 +25,7 @@ struct CompiledKeyframes {
     var arcTables: [Double] = []      // segments * (arcSamples + 1), or empty
     var span: [Double] = []           // width: last value - first value (isCumulative)
     var segments: Int { curves.count }
-    static let arcSamples = 64
+    static let arcSamples = 256
 
     /// Lane values at progress u (the scalar path used for custom keys).
     func value(at u: Double, width: Int, curveTable: [UnitBezier]) -> [Double] {

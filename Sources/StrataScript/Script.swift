@@ -1,0 +1,121 @@
+/// A script of engine operations, run the same way on the fast engine and on the reference
+/// engine: the scenes of the benchmark suite and the cases of differential fuzzing. JSON via
+/// Codable; layer ids are small integers chosen by the script.
+public struct Script: Codable, Equatable, Sendable {
+    /// The operations, in order.
+    public var ops: [Op]
+    /// A script of `ops`.
+    public init(_ ops: [Op]) { self.ops = ops }
+}
+
+/// One operation.
+public indirect enum Op: Codable, Equatable, Sendable {
+    /// A new CALayer (or CAShapeLayer) known to the script as `id`.
+    case makeLayer(id: Int, shape: Bool)
+    case addSublayer(parent: Int, child: Int)
+    case insertSublayer(parent: Int, child: Int, index: Int)
+    case removeFromSuperlayer(layer: Int)
+    /// `setValue(_:forKeyPath:)`.
+    case set(layer: Int, keyPath: String, value: ScriptValue)
+    case begin
+    case commit
+    case flush
+    case setAnimationDuration(Double)
+    case setDisableActions(Bool)
+    case setTimingFunction(ScriptCurve?)
+    /// A completion block that logs `completion <tag>` and then runs `ops`.
+    case setCompletion(tag: Int, ops: [Op])
+    /// `layer.actions` (per key: an animation, NSNull, or absent).
+    case setActions(layer: Int, actions: [String: ScriptBehavior])
+    /// A delegate answering `action(for:forKey:)` per key (absent keys: nil).
+    case setDelegate(layer: Int, actions: [String: ScriptBehavior])
+    /// `layer.style = ["actions": ...]`.
+    case setStyle(layer: Int, actions: [String: ScriptBehavior])
+    case add(layer: Int, key: String?, animation: ScriptAnimation)
+    case removeAnimation(layer: Int, key: String)
+    case removeAllAnimations(layer: Int)
+    /// `renderFrame(atTime:)`.
+    case frame(time: Double)
+    /// Reads `presentation()?.value(forKeyPath:)` into the trace.
+    case read(layer: Int, keyPath: String)
+    /// Reads `animationKeys()` into the trace.
+    case readKeys(layer: Int)
+}
+
+/// What a lookup step answers for a key.
+public enum ScriptBehavior: Codable, Equatable, Sendable {
+    case null
+    case animation(ScriptAnimation)
+}
+
+/// A boxed value.
+public enum ScriptValue: Codable, Equatable, Sendable {
+    case scalar(Double)
+    case bool(Bool)
+    case point(Double, Double)
+    case size(Double, Double)
+    case rect(Double, Double, Double, Double)
+    case color([Double]?)
+    case transform([Double])
+}
+
+/// A timing curve's control points.
+public struct ScriptCurve: Codable, Equatable, Sendable {
+    public var c1x: Float, c1y: Float, c2x: Float, c2y: Float
+    public init(_ c1x: Float, _ c1y: Float, _ c2x: Float, _ c2y: Float) {
+        self.c1x = c1x; self.c1y = c1y; self.c2x = c2x; self.c2y = c2y
+    }
+}
+
+/// A path element for keyframe path animations.
+public enum ScriptPathElement: Codable, Equatable, Sendable {
+    case move(Double, Double)
+    case line(Double, Double)
+    case quad(Double, Double, cx: Double, cy: Double)
+    case cubic(Double, Double, c1x: Double, c1y: Double, c2x: Double, c2y: Double)
+    case close
+}
+
+/// An animation of any kind with every timing field.
+public struct ScriptAnimation: Codable, Equatable, Sendable {
+    public enum Kind: String, Codable, Sendable { case basic, keyframe, group, transition }
+    public var kind: Kind
+    public var keyPath: String? = nil
+    public var from: ScriptValue? = nil
+    public var to: ScriptValue? = nil
+    public var by: ScriptValue? = nil
+    public var values: [ScriptValue]? = nil
+    public var keyTimes: [Double]? = nil
+    public var calculationMode: String? = nil
+    public var path: [ScriptPathElement]? = nil
+    public var rotationMode: String? = nil
+    public var children: [ScriptAnimation]? = nil
+    public var transitionType: String? = nil
+    public var transitionSubtype: String? = nil
+    public var beginTime: Double = 0
+    public var duration: Double = 0
+    public var speed: Float = 1
+    public var timeOffset: Double = 0
+    public var repeatCount: Float = 0
+    public var repeatDuration: Double = 0
+    public var autoreverses = false
+    public var fillMode: String = "removed"
+    public var removedOnCompletion = true
+    public var additive = false
+    public var cumulative = false
+    public var timingFunction: ScriptCurve? = nil
+    /// When set, a delegate logs `start <tag>` / `stop <tag> <finished>`.
+    public var delegateTag: Int? = nil
+
+    public init(kind: Kind) { self.kind = kind }
+}
+
+/// One entry of a run's trace.
+public enum TraceEntry: Codable, Equatable, Sendable {
+    /// A value read by `read` (nil: no presentation yet, or no value); `discrete` values
+    /// (booleans, objects) must match exactly.
+    case value(op: Int, lanes: [Double]?, discrete: Bool)
+    case keys(op: Int, [String])
+    /// A delegate callback or completion block.
+    case event(String)
+}

@@ -1,0 +1,240 @@
+import Foundation
+
+/// SplitMix64: a small, fast, seedable generator, so a failing script is reproduced by its
+/// seed alone.
+public struct SeededGenerator: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+    /// A generator starting at `seed`.
+    public init(seed: UInt64) { state = seed }
+    /// The next 64 random bits.
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// Random valid scripts: trees of layers, nested transactions, every animation kind with
+/// random timing, re-targeting mid-flight, removal during animation, completion blocks that
+/// mutate the tree, and reads after frames.
+public struct ScriptGenerator {
+    var rng: SeededGenerator
+    var layerCount = 0
+    var time = 0.0
+    var ops: [Op] = []
+    var depth = 0
+    var tags = 0
+    let maxLayers: Int
+
+    /// A generator for `seed`; scripts use up to `maxLayers` layers.
+    public init(seed: UInt64, maxLayers: Int = 24) {
+        rng = SeededGenerator(seed: seed)
+        self.maxLayers = maxLayers
+    }
+
+    /// The script of this seed (`length` operations, roughly).
+    public static func script(seed: UInt64, length: Int = 60, maxLayers: Int = 24) -> Script {
+        var g = ScriptGenerator(seed: seed, maxLayers: maxLayers)
+        return g.make(length: length)
+    }
+
+    mutating func make(length: Int) -> Script {
+        let initial = Int.random(in: 1...min(6, maxLayers), using: &rng)
+        for _ in 0..<initial { makeLayer() }
+        while ops.count < length { step() }
+        frame()
+        for l in 0..<layerCount { ops.append(.read(layer: l, keyPath: pick(Self.readKeys))) }
+        return Script(ops)
+    }
+
+    static let scalarKeys = ["opacity", "cornerRadius", "borderWidth", "zPosition", "shadowRadius", "shadowOpacity"]
+    static let readKeys = ["opacity", "position", "bounds", "backgroundColor", "cornerRadius", "transform",
+                           "position.x", "bounds.size.width", "isHidden", "zPosition", "anchorPoint"]
+    static let curves = [ScriptCurve(0, 0, 1, 1), ScriptCurve(0.42, 0, 1, 1), ScriptCurve(0, 0, 0.58, 1),
+                         ScriptCurve(0.42, 0, 0.58, 1), ScriptCurve(0.25, 0.1, 0.25, 1)]
+
+    mutating func pick<T>(_ a: [T]) -> T { a[Int.random(in: 0..<a.count, using: &rng)] }
+    mutating func chance(_ p: Double) -> Bool { Double.random(in: 0..<1, using: &rng) < p }
+    mutating func number(_ r: ClosedRange<Double>) -> Double {
+        // Three decimals: readable fixtures, and values away from the tails of Double.
+        (Double.random(in: r, using: &rng) * 1000).rounded() / 1000
+    }
+    mutating func layer() -> Int { Int.random(in: 0..<layerCount, using: &rng) }
+
+    mutating func makeLayer() {
+        let id = layerCount
+        layerCount += 1
+        ops.append(.makeLayer(id: id, shape: chance(0.2)))
+        let parent = id == 0 || chance(0.3) ? -1 : Int.random(in: 0..<id, using: &rng)
+        ops.append(.addSublayer(parent: parent, child: id))
+    }
+
+    mutating func value(for key: String) -> ScriptValue {
+        switch key {
+        case "opacity", "shadowOpacity": return .scalar(number(0...1))
+        case "position": return .point(number(-200...200), number(-200...200))
+        case "anchorPoint": return .point(number(0...1), number(0...1))
+        case "bounds": return .rect(0, 0, number(0...300), number(0...300))
+        case "backgroundColor": return .color([number(0...1), number(0...1), number(0...1), number(0...1)])
+        case "transform":
+            let a = number(-3...3), s = number(0.2...2)
+            return .transform([s * cos(a), s * sin(a), 0, 0, -s * sin(a), s * cos(a), 0, 0, 0, 0, 1, 0,
+                               number(-50...50), number(-50...50), 0, 1])
+        case "position.x", "bounds.size.width": return .scalar(number(0...300))
+        case "isHidden": return .bool(chance(0.5))
+        default: return .scalar(number(0...40))
+        }
+    }
+
+    static let settableKeys = ["opacity", "position", "bounds", "backgroundColor", "cornerRadius", "transform",
+                               "position.x", "bounds.size.width", "zPosition", "anchorPoint", "isHidden"]
+    static let animatableKeys = ["opacity", "position", "bounds", "backgroundColor", "cornerRadius", "transform",
+                                 "position.x", "bounds.size.width", "zPosition"]
+
+    mutating func timing(_ a: inout ScriptAnimation) {
+        a.duration = chance(0.2) ? 0 : number(0.05...2)
+        if chance(0.2) { a.beginTime = time + number(0...1) }
+        if chance(0.15) { a.speed = Float(pick([0.5, 2, 1.5])) }
+        if chance(0.15) { a.timeOffset = number(0...0.5) }
+        if chance(0.2) { a.repeatCount = Float(pick([2, 1.5, 3])) } else if chance(0.1) { a.repeatDuration = number(0.5...3) }
+        a.autoreverses = chance(0.2)
+        a.fillMode = pick(["removed", "removed", "forwards", "backwards", "both"])
+        a.removedOnCompletion = chance(0.85)
+        if chance(0.6) { a.timingFunction = pick(Self.curves) }
+        if chance(0.3) { tags += 1; a.delegateTag = tags }
+    }
+
+    mutating func animation(depth d: Int = 0) -> ScriptAnimation {
+        let roll = Double.random(in: 0..<1, using: &rng)
+        if roll < 0.5 {
+            var a = ScriptAnimation(kind: .basic)
+            let key = pick(Self.animatableKeys)
+            a.keyPath = key
+            switch Int.random(in: 0..<6, using: &rng) {
+            case 0: a.from = value(for: key); a.to = value(for: key)
+            case 1: a.from = value(for: key); a.by = value(for: key)
+            case 2: a.to = value(for: key); a.by = value(for: key)
+            case 3: a.from = value(for: key)
+            case 4: a.to = value(for: key)
+            default: a.by = value(for: key)
+            }
+            if key == "backgroundColor" || key == "transform" { a.by = nil; if a.to == nil { a.to = value(for: key) } }
+            a.additive = chance(0.15)
+            a.cumulative = chance(0.1)
+            timing(&a)
+            return a
+        } else if roll < 0.75 {
+            var a = ScriptAnimation(kind: .keyframe)
+            let key = pick(["opacity", "position", "backgroundColor", "cornerRadius", "position.x"])
+            a.keyPath = key
+            let mode = pick(["linear", "discrete", "paced", "cubic", "cubicPaced"])
+            a.calculationMode = mode
+            if key == "position" && chance(0.4) {
+                var path: [ScriptPathElement] = [.move(number(-100...100), number(-100...100))]
+                for _ in 0..<Int.random(in: 1...3, using: &rng) {
+                    switch Int.random(in: 0..<3, using: &rng) {
+                    case 0: path.append(.line(number(-100...100), number(-100...100)))
+                    case 1: path.append(.quad(number(-100...100), number(-100...100), cx: number(-100...100), cy: number(-100...100)))
+                    default: path.append(.cubic(number(-100...100), number(-100...100), c1x: number(-100...100),
+                                                c1y: number(-100...100), c2x: number(-100...100), c2y: number(-100...100)))
+                    }
+                }
+                if chance(0.2) { path.append(.close) }
+                a.path = path
+                if chance(0.4) { a.rotationMode = pick(["auto", "autoReverse"]) }
+            } else {
+                let n = Int.random(in: 2...6, using: &rng)
+                a.values = (0..<n).map { _ in value(for: key) }
+                if chance(0.4) && mode != "paced" && mode != "cubicPaced" {
+                    let count = mode == "discrete" ? n + 1 : n
+                    var t = (0..<count).map { _ in number(0...1) }.sorted()
+                    t[0] = 0; t[count - 1] = 1
+                    a.keyTimes = t
+                }
+            }
+            a.cumulative = chance(0.1)
+            timing(&a)
+            return a
+        } else if roll < 0.9 && d < 2 {
+            var a = ScriptAnimation(kind: .group)
+            a.children = (0..<Int.random(in: 1...3, using: &rng)).map { _ in animation(depth: d + 1) }.filter { $0.kind != .transition }
+            timing(&a)
+            return a
+        } else {
+            var a = ScriptAnimation(kind: .transition)
+            a.transitionType = pick(["fade", "moveIn", "push", "reveal"])
+            if chance(0.5) { a.transitionSubtype = pick(["fromLeft", "fromRight", "fromTop", "fromBottom"]) }
+            timing(&a)
+            return a
+        }
+    }
+
+    mutating func behavior() -> ScriptBehavior {
+        chance(0.4) ? .null : .animation({ var a = ScriptAnimation(kind: .basic); a.duration = number(0.1...1); if chance(0.5) { a.timingFunction = pick(Self.curves) }; return a }())
+    }
+
+    mutating func frame() {
+        time += number(0.01...0.4)
+        ops.append(.frame(time: time))
+    }
+
+    mutating func step() {
+        let r = Double.random(in: 0..<1, using: &rng)
+        switch r {
+        case ..<0.22:
+            ops.append(.set(layer: layer(), keyPath: pick(Self.settableKeys), value: value(for: pick(Self.settableKeys))))
+            // keep the value's type matching the key
+            if case let .set(l, k, _) = ops.last! { ops[ops.count - 1] = .set(layer: l, keyPath: k, value: value(for: k)) }
+        case ..<0.32:
+            frame()
+            for _ in 0..<Int.random(in: 1...3, using: &rng) {
+                ops.append(.read(layer: layer(), keyPath: pick(Self.readKeys)))
+            }
+        case ..<0.42:
+            ops.append(.add(layer: layer(), key: chance(0.8) ? pick(["a", "b", "c", "opacity", "position"]) : nil,
+                            animation: animation()))
+        case ..<0.50:
+            if depth < 3 {
+                ops.append(.begin); depth += 1
+                if chance(0.5) { ops.append(.setAnimationDuration(number(0.1...1.5))) }
+                if chance(0.2) { ops.append(.setDisableActions(chance(0.5))) }
+                if chance(0.3) { ops.append(.setTimingFunction(pick(Self.curves))) }
+                if chance(0.4) {
+                    tags += 1
+                    var inner: [Op] = []
+                    if chance(0.5) { inner.append(.set(layer: layer(), keyPath: "opacity", value: .scalar(number(0...1)))) }
+                    if chance(0.3) && layerCount > 1 { inner.append(.removeFromSuperlayer(layer: layer())) }
+                    ops.append(.setCompletion(tag: tags, ops: inner))
+                }
+            } else {
+                ops.append(.commit); depth -= 1
+            }
+        case ..<0.58:
+            if depth > 0 { ops.append(.commit); depth -= 1 } else { frame() }
+        case ..<0.63:
+            if layerCount < maxLayers { makeLayer() } else { ops.append(.readKeys(layer: layer())) }
+        case ..<0.67:
+            let l = layer()
+            ops.append(chance(0.5) ? .removeFromSuperlayer(layer: l) : .addSublayer(parent: chance(0.5) ? -1 : layer(), child: l))
+        case ..<0.72:
+            ops.append(chance(0.6) ? .removeAnimation(layer: layer(), key: pick(["a", "b", "c", "opacity", "position", "transition"]))
+                                   : .removeAllAnimations(layer: layer()))
+        case ..<0.78:
+            var m: [String: ScriptBehavior] = [:]
+            for _ in 0..<Int.random(in: 1...3, using: &rng) { m[pick(Self.scalarKeys + ["position", "backgroundColor", "onOrderIn", "onOrderOut"])] = behavior() }
+            switch Int.random(in: 0..<3, using: &rng) {
+            case 0: ops.append(.setActions(layer: layer(), actions: m))
+            case 1: ops.append(.setDelegate(layer: layer(), actions: m))
+            default: ops.append(.setStyle(layer: layer(), actions: m))
+            }
+        case ..<0.84:
+            ops.append(.readKeys(layer: layer()))
+        default:
+            frame()
+            ops.append(.read(layer: layer(), keyPath: pick(Self.readKeys)))
+        }
+    }
+}
+

@@ -1,0 +1,5 @@
+@_exported import Strata
+@_exported import StrataScript
+
+/// Which engine this runner drives.
+public let scriptEngineName = "Strata"

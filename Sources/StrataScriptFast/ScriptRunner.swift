@@ -1,0 +1,223 @@
+// One runner source, compiled against each engine: Sources/StrataScriptReference holds a
+// symbolic link to this file, so both engines run scripts by the same code.
+import Foundation
+
+/// Runs a `Script` on this module's engine and returns the trace of values read and events.
+/// Each run happens on a thread of its own, so it starts from a fresh engine (engines and
+/// transaction stacks are per thread).
+public enum ScriptRunner {
+    /// Runs `script` and returns its trace.
+    public static func run(_ script: Script) -> [TraceEntry] {
+        var trace: [TraceEntry] = []
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            do {
+                let state = RunState()
+                state.run(script.ops)
+                state.finish()
+                trace = state.trace
+            }
+            done.signal()
+        }
+        thread.stackSize = 8 << 20
+        thread.start()
+        done.wait()
+        return trace
+    }
+
+    /// Runs `script` on the calling thread (benchmarks: the caller owns the engine).
+    public static func runHere(_ script: Script) -> [TraceEntry] {
+        let state = RunState()
+        state.run(script.ops)
+        state.finish()
+        return state.trace
+    }
+}
+
+final class RunState {
+    var layers: [Int: CALayer] = [:]
+    var trace: [TraceEntry] = []
+    var opIndex = 0
+    var openTransactions = 0
+    let root = CALayer()
+    lazy var renderer = CARenderer(layer: root)
+    var delegates: [AnyObject] = []
+
+    func run(_ ops: [Op]) {
+        for op in ops {
+            apply(op)
+            opIndex += 1
+        }
+    }
+
+    func finish() {
+        while openTransactions > 0 { CATransaction.commit(); openTransactions -= 1 }
+        CATransaction.flush()
+        for id in layers.keys.sorted() { layers[id]?.removeAllAnimations() }
+    }
+
+    func apply(_ op: Op) {
+        switch op {
+        case let .makeLayer(id, shape):
+            guard layers[id] == nil else { return }
+            layers[id] = shape ? CAShapeLayer() : CALayer()
+        case let .addSublayer(parent, child):
+            guard let c = layers[child] else { return }
+            (parent < 0 ? root : layers[parent])?.addSublayer(c)
+        case let .insertSublayer(parent, child, index):
+            guard let c = layers[child] else { return }
+            (parent < 0 ? root : layers[parent])?.insertSublayer(c, at: UInt32(max(0, index)))
+        case let .removeFromSuperlayer(layer):
+            layers[layer]?.removeFromSuperlayer()
+        case let .set(layer, keyPath, value):
+            layers[layer]?.setValue(box(value), forKeyPath: keyPath)
+        case .begin:
+            CATransaction.begin(); openTransactions += 1
+        case .commit:
+            CATransaction.commit()
+            if openTransactions > 0 { openTransactions -= 1 }
+        case .flush:
+            CATransaction.flush()
+        case let .setAnimationDuration(d):
+            CATransaction.setAnimationDuration(d)
+        case let .setDisableActions(b):
+            CATransaction.setDisableActions(b)
+        case let .setTimingFunction(c):
+            CATransaction.setAnimationTimingFunction(c.map { CAMediaTimingFunction(controlPoints: $0.c1x, $0.c1y, $0.c2x, $0.c2y) })
+        case let .setCompletion(tag, ops):
+            CATransaction.setCompletionBlock { [unowned self] in
+                self.trace.append(.event("completion \(tag)"))
+                self.run(ops)
+            }
+        case let .setActions(layer, actions):
+            layers[layer]?.actions = actions.mapValues(action)
+        case let .setDelegate(layer, actions):
+            guard let l = layers[layer] else { return }
+            let d = ScriptDelegate(actions.mapValues(action))
+            delegates.append(d)
+            l.delegate = d
+        case let .setStyle(layer, actions):
+            layers[layer]?.style = ["actions": actions.mapValues(action) as [String: CAAction]]
+        case let .add(layer, key, a):
+            layers[layer]?.add(animation(a), forKey: key)
+        case let .removeAnimation(layer, key):
+            layers[layer]?.removeAnimation(forKey: key)
+        case let .removeAllAnimations(layer):
+            layers[layer]?.removeAllAnimations()
+        case let .frame(time):
+            renderer.renderFrame(atTime: time)
+        case let .read(layer, keyPath):
+            let p = layers[layer]?.presentation()
+            let (lanes, discrete) = unbox(p?.value(forKeyPath: keyPath))
+            trace.append(.value(op: opIndex, lanes: p == nil ? nil : lanes, discrete: discrete))
+        case let .readKeys(layer):
+            trace.append(.keys(op: opIndex, layers[layer]?.animationKeys() ?? []))
+        }
+    }
+
+    func action(_ b: ScriptBehavior) -> CAAction {
+        switch b {
+        case .null: return NSNull()
+        case .animation(let a): return animation(a)
+        }
+    }
+
+    func animation(_ s: ScriptAnimation) -> CAAnimation {
+        let a: CAAnimation
+        switch s.kind {
+        case .basic:
+            let b = CABasicAnimation(keyPath: s.keyPath)
+            b.fromValue = s.from.map(box); b.toValue = s.to.map(box); b.byValue = s.by.map(box)
+            b.isAdditive = s.additive; b.isCumulative = s.cumulative
+            a = b
+        case .keyframe:
+            let k = CAKeyframeAnimation(keyPath: s.keyPath)
+            k.values = s.values?.map { box($0) as Any }
+            k.keyTimes = s.keyTimes?.map { NSNumber(value: $0) }
+            if let m = s.calculationMode { k.calculationMode = CAAnimationCalculationMode(rawValue: m) }
+            if let r = s.rotationMode { k.rotationMode = CAAnimationRotationMode(rawValue: r) }
+            if let elements = s.path {
+                let p = CGMutablePath()
+                for e in elements {
+                    switch e {
+                    case let .move(x, y): p.move(to: CGPoint(x: x, y: y))
+                    case let .line(x, y): p.addLine(to: CGPoint(x: x, y: y))
+                    case let .quad(x, y, cx, cy): p.addQuadCurve(to: CGPoint(x: x, y: y), control: CGPoint(x: cx, y: cy))
+                    case let .cubic(x, y, c1x, c1y, c2x, c2y):
+                        p.addCurve(to: CGPoint(x: x, y: y), control1: CGPoint(x: c1x, y: c1y), control2: CGPoint(x: c2x, y: c2y))
+                    case .close: p.closeSubpath()
+                    }
+                }
+                k.path = p
+            }
+            k.isAdditive = s.additive; k.isCumulative = s.cumulative
+            a = k
+        case .group:
+            let g = CAAnimationGroup()
+            g.animations = s.children?.map(animation)
+            a = g
+        case .transition:
+            let t = CATransition()
+            if let v = s.transitionType { t.type = CATransitionType(rawValue: v) }
+            if let v = s.transitionSubtype { t.subtype = CATransitionSubtype(rawValue: v) }
+            a = t
+        }
+        a.beginTime = s.beginTime; a.duration = s.duration; a.speed = s.speed; a.timeOffset = s.timeOffset
+        a.repeatCount = s.repeatCount; a.repeatDuration = s.repeatDuration; a.autoreverses = s.autoreverses
+        a.fillMode = CAMediaTimingFillMode(rawValue: s.fillMode)
+        a.isRemovedOnCompletion = s.removedOnCompletion
+        a.timingFunction = s.timingFunction.map { CAMediaTimingFunction(controlPoints: $0.c1x, $0.c1y, $0.c2x, $0.c2y) }
+        if let tag = s.delegateTag {
+            let d = ScriptAnimationDelegate(tag: tag) { [unowned self] in self.trace.append(.event($0)) }
+            a.delegate = d
+        }
+        return a
+    }
+
+    func box(_ v: ScriptValue) -> Any? {
+        switch v {
+        case let .scalar(x): return CGFloat(x)
+        case let .bool(b): return b
+        case let .point(x, y): return CGPoint(x: x, y: y)
+        case let .size(w, h): return CGSize(width: w, height: h)
+        case let .rect(x, y, w, h): return CGRect(x: x, y: y, width: w, height: h)
+        case let .color(c): return c.map { CGColor(red: $0[0], green: $0[1], blue: $0[2], alpha: $0[3]) }
+        case let .transform(m):
+            return CATransform3D(m11: m[0], m12: m[1], m13: m[2], m14: m[3], m21: m[4], m22: m[5], m23: m[6], m24: m[7],
+                                 m31: m[8], m32: m[9], m33: m[10], m34: m[11], m41: m[12], m42: m[13], m43: m[14], m44: m[15])
+        }
+    }
+
+    /// Lanes of a read value, and whether it must match exactly.
+    func unbox(_ v: Any?) -> ([Double]?, Bool) {
+        switch v {
+        case nil: return (nil, true)
+        case let x as CGFloat: return ([Double(x)], false)
+        case let x as Double: return ([x], false)
+        case let x as Float: return ([Double(x)], false)
+        case let x as Bool: return ([x ? 1 : 0], true)
+        case let p as CGPoint: return ([Double(p.x), Double(p.y)], false)
+        case let s as CGSize: return ([Double(s.width), Double(s.height)], false)
+        case let r as CGRect: return ([Double(r.origin.x), Double(r.origin.y), Double(r.width), Double(r.height)], false)
+        case let c as CGColor: return (c.components?.map { Double($0) }, false)
+        case let t as CATransform3D:
+            return ([t.m11, t.m12, t.m13, t.m14, t.m21, t.m22, t.m23, t.m24,
+                     t.m31, t.m32, t.m33, t.m34, t.m41, t.m42, t.m43, t.m44].map { Double($0) }, false)
+        default: return ([], true)
+        }
+    }
+}
+
+final class ScriptDelegate: NSObject, CALayerDelegate {
+    let actions: [String: CAAction]
+    init(_ actions: [String: CAAction]) { self.actions = actions }
+    func action(for layer: CALayer, forKey event: String) -> CAAction? { actions[event] }
+}
+
+final class ScriptAnimationDelegate: NSObject, CAAnimationDelegate {
+    let tag: Int
+    let log: (String) -> Void
+    init(tag: Int, log: @escaping (String) -> Void) { self.tag = tag; self.log = log }
+    func animationDidStart(_ anim: CAAnimation) { log("start \(tag)") }
+    func animationDidStop(_ anim: CAAnimation, finished flag: Bool) { log("stop \(tag) \(flag)") }
+}

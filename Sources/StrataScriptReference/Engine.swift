@@ -1,0 +1,5 @@
+@_exported import StrataReference
+@_exported import StrataScript
+
+/// Which engine this runner drives.
+public let scriptEngineName = "StrataReference"

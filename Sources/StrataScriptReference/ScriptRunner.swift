@@ -1,0 +1,1 @@
+../StrataScriptFast/ScriptRunner.swift
