@@ -170,7 +170,24 @@ extension EngineContext {
         // A replacement animating another property leaves nothing to hold the old one's value.
         let snapNow = snap || animations.records[Int(id)].property != replacing || animations.records[Int(id)].kind == .group
         detach(id, finished: finished, snap: snapNow, stopped: &stopped)
+        if replacing != -2 {
+            // Replaced: callbacks wait until the new animation is in place (they may set the
+            // same property again), see `deliverDeferred()`.
+            deferredStops.append(contentsOf: stopped)
+            return
+        }
         deliverStops(stopped)
+        fireCompletionGroups()
+    }
+
+    /// Delegate callbacks and completion blocks held back while an animation replaced
+    /// another under the same key.
+    @inline(__always)
+    func deliverDeferred() {
+        guard !deferredStops.isEmpty || !groupsToFire.isEmpty else { return }
+        let stops = deferredStops
+        deferredStops.removeAll()
+        deliverStops(stops)
         fireCompletionGroups()
     }
 

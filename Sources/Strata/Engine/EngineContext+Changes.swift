@@ -34,6 +34,7 @@ extension EngineContext {
         case .action(let a): runAction(a, layer: layer, row: layer.row, p, old: old)
         }
         dirty.append((layer.row, p))
+        deliverDeferred()
     }
 
     @inline(never)
@@ -118,6 +119,7 @@ extension EngineContext {
             changeInFlight = nil
             objectInFlight = nil
         }
+        deliverDeferred()
     }
 
     /// Layer timing fields: stored, never animated; refused when not finite.

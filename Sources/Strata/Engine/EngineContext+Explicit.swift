@@ -67,6 +67,7 @@ extension EngineContext {
         let e = entry(for: params)
         removeAnimation(row: layer.row, key: keyID, finished: false, replacing: prepared.property)
         install(prepared, object: stored, layer: layer, key: keyID, timing: e)
+        deliverDeferred()
     }
 
     /// Validates and converts one animation (recursively for groups); nil after a diagnostic.
