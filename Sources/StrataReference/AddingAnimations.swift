@@ -1,0 +1,366 @@
+import Foundation
+
+/// Adding and removing animations: validate and resolve at the boundary, store under a key,
+/// take out again with the delegate told and completion blocks released.
+extension ReferenceEngine {
+    /// Prefix of the keys of animations added with a nil key (never listed).
+    static let anonymousKeyPrefix = "\u{1}anonymous-"
+
+    /// Stores an (already copied) animation under `key` on `layer`: validated and resolved
+    /// first; on bad input a diagnostic and nothing changes, not even the animation under
+    /// the same key. An animation under the same key is replaced (told finished: false).
+    func addAnimation(_ animation: CAAnimation, forKey key: String?, to layer: CALayer, fromAction: Bool) {
+        guard !layer.isCopy else {
+            StrataDiagnostics.emit(.invalidArgument, "add(_:forKey:) on a presentation copy; ignored")
+            return
+        }
+        topTransaction()
+        let storageKey: String
+        if animation is CATransition {
+            storageKey = kCATransition
+        } else {
+            storageKey = key ?? "\(ReferenceEngine.anonymousKeyPrefix)\(takeSequence())"
+        }
+        guard let runtime = makeRuntime(animation, layer: layer, key: storageKey, fromAction: fromAction,
+                                        groupDuration: nil) else { return }
+        replace(with: runtime, on: layer)
+    }
+
+    /// The built-in implicit animation of a property change: a CABasicAnimation from the old
+    /// to the new value with the transaction's duration and timing function (or `.default`).
+    func addImplicitAnimation(on layer: CALayer, _ key: String, from old: [Double], to new: [Double]) {
+        let spec = PropertyCatalog.builtIn(key)
+        var from = old, to = new
+        if spec.kind == .color {
+            // Interpolating from or to "no colour" uses transparent black.
+            if from[0].isNaN { from = [0, 0, 0, 0] }
+            if to[0].isNaN { to = [0, 0, 0, 0] }
+        }
+        let top = topTransaction()
+        let curve = top.timingFunction ?? CAMediaTimingFunction(name: .default)
+        let animation = CABasicAnimation(keyPath: key)
+        animation.duration = top.animationDuration
+        animation.timingFunction = curve
+        animation.fromValue = Boxing.box(from, kind: spec.kind)
+        animation.toValue = Boxing.box(to, kind: spec.kind)
+        let runtime = AnimationRuntime(
+            animation: animation, layer: layer, key: key, sequence: takeSequence(),
+            effect: .components(property: key, offset: 0, width: spec.kind.width, from: from, to: to),
+            duration: top.animationDuration, timingFunction: curve.isLinear ? nil : curve, isGroupChild: false)
+        replace(with: runtime, on: layer)
+    }
+
+    /// The built-in implicit animation of an object property (mask, shadowPath, path): the
+    /// old object until half time, then the new one.
+    func addImplicitObjectAnimation(on layer: CALayer, _ key: String, from old: Any?, to new: Any?) {
+        let top = topTransaction()
+        let curve = top.timingFunction ?? CAMediaTimingFunction(name: .default)
+        let animation = CABasicAnimation(keyPath: key)
+        animation.duration = top.animationDuration
+        animation.timingFunction = curve
+        animation.fromValue = old
+        animation.toValue = new
+        let runtime = AnimationRuntime(
+            animation: animation, layer: layer, key: key, sequence: takeSequence(),
+            effect: .object(property: key, from: old, to: new),
+            duration: top.animationDuration, timingFunction: curve.isLinear ? nil : curve, isGroupChild: false)
+        replace(with: runtime, on: layer)
+    }
+
+    /// The built-in action of contents, filters and sublayers changes: a fade CATransition.
+    func addBuiltInTransition(on layer: CALayer) {
+        let transition = CATransition()
+        transition.timingFunction = topTransaction().timingFunction ?? CAMediaTimingFunction(name: .default)
+        addAnimation(transition, forKey: kCATransition, to: layer, fromAction: true)
+    }
+
+    /// Validates `animation` and resolves what it does on `layer` (recursively for groups);
+    /// nil after a diagnostic.
+    func makeRuntime(_ animation: CAAnimation, layer: CALayer, key: String, fromAction: Bool,
+                     groupDuration: Double?) -> AnimationRuntime? {
+        guard animation.validateTiming() else { return nil }
+        let top = topTransaction()
+        let duration = animation.duration > 0 ? animation.duration : (groupDuration ?? top.animationDuration)
+        var curve = animation.timingFunction ?? (fromAction ? top.timingFunction : nil)
+        if curve?.isLinear == true { curve = nil }
+        guard let effect = makeEffect(animation, layer: layer, duration: duration) else { return nil }
+        return AnimationRuntime(animation: animation, layer: layer, key: key, sequence: takeSequence(),
+                                effect: effect, duration: duration, timingFunction: curve,
+                                isGroupChild: groupDuration != nil)
+    }
+
+    private func makeEffect(_ animation: CAAnimation, layer: CALayer, duration: Double) -> AnimationEffect? {
+        if animation is CATransition { return .transition }
+        if let group = animation as? CAAnimationGroup {
+            var children: [AnimationRuntime] = []
+            for child in group.animations ?? [] {
+                let key = "\(ReferenceEngine.anonymousKeyPrefix)\(takeSequence())"
+                guard let runtime = makeRuntime(child, layer: layer, key: key, fromAction: false,
+                                                groupDuration: duration) else { return nil }
+                children.append(runtime)
+            }
+            return .group(children)
+        }
+        guard let propertyAnimation = animation as? CAPropertyAnimation else {
+            StrataDiagnostics.emit(.invalidArgument,
+                "\(type(of: animation)) animates nothing: add a CABasicAnimation, CAKeyframeAnimation, CAAnimationGroup or CATransition")
+            return nil
+        }
+        guard let path = propertyAnimation.keyPath else {
+            StrataDiagnostics.emit(.unknownKeyPath, "\(type(of: animation)) has no keyPath; animation not added")
+            return nil
+        }
+        let target: KeyPathTarget
+        if let resolved = KeyPaths.resolve(path, isShape: layer is CAShapeLayer) {
+            target = resolved
+        } else if KeyPaths.isCustomKey(path) {
+            target = .custom(path)
+        } else {
+            StrataDiagnostics.emit(.unknownKeyPath,
+                "\(type(of: animation)) keyPath \"\(path)\" names no animatable property of \(type(of: layer)); animation not added")
+            return nil
+        }
+        switch (target, animation) {
+        case (.components(let spec, let offset, let width), let basic as CABasicAnimation):
+            let range = offset..<(offset + width)
+            guard let (from, to) = endpoints(of: basic, kind: target.kind, width: width,
+                                             current: { Array(self.currentComponents(of: layer, spec.name)[range]) },
+                                             model: { Array(layer.components(spec.name)[range]) }) else { return nil }
+            var f = from, t = to
+            if target.kind == .color {
+                if f[0].isNaN { f = [0, 0, 0, 0] }
+                if t[0].isNaN { t = [0, 0, 0, 0] }
+            }
+            return .components(property: spec.name, offset: offset, width: width, from: f, to: t)
+        case (.components(let spec, let offset, let width), let keyframes as CAKeyframeAnimation):
+            guard let sequence = KeyframeBuilder.build(keyframes, kind: target.kind, width: width) else { return nil }
+            let rotates = keyframes.path != nil && keyframes.rotationMode != nil
+            return .keyframes(property: spec.name, offset: offset, width: width, sequence,
+                              rotates: rotates, reverse: keyframes.rotationMode == .rotateAutoReverse)
+        case (.timing, is CABasicAnimation), (.timing, is CAKeyframeAnimation):
+            StrataDiagnostics.emit(.unknownKeyPath, "\"\(path)\" is a timing field, not an animatable property; animation not added")
+            return nil
+        case (.object(let spec), let basic as CABasicAnimation):
+            guard KeyPaths.objectFits(spec.name, basic.fromValue), KeyPaths.objectFits(spec.name, basic.toValue) else {
+                StrataDiagnostics.emit(.wrongValueType, "values of \"\(path)\" must be of its type; animation not added")
+                return nil
+            }
+            var current: Any? = layer.isCommitted ? layer.presentedObjects[spec.name] : layer.objectValues[spec.name]
+            var model: Any? = layer.objectValues[spec.name]
+            if let change = changeInFlight, change.layer == ObjectIdentifier(layer), change.key == spec.name {
+                current = change.oldObject
+                model = change.newObject
+            }
+            return .object(property: spec.name, from: basic.fromValue ?? current, to: basic.toValue ?? model)
+        case (.transformField(let spec, let field), let basic as CABasicAnimation):
+            let currentTransform = Boxing.transform(currentComponents(of: layer, spec.name))
+            let modelTransform = layer.transform3D(spec.name)
+            guard let (from, to) = endpoints(of: basic, kind: .cgFloat, width: 1,
+                                             current: { [field.value(in: currentTransform)] },
+                                             model: { [field.value(in: modelTransform)] }) else { return nil }
+            return .transformField(property: spec.name, field, from: from[0], to: to[0])
+        case (.custom(let key), let basic as CABasicAnimation):
+            let model = layer.customValues[key]
+            guard let sample = model ?? basic.toValue ?? basic.fromValue ?? basic.byValue,
+                  let (type, kind) = CustomValueType.of(sample) else { return refuseCustom(path) }
+            let width = kind.width
+            let modelComponents = model.flatMap { Boxing.components($0, kind: kind, width: width) }
+                ?? [Double](repeating: 0, count: width)
+            var currentValue: Any? = layer.isCommitted ? layer.presentedCustom[key] : model
+            if let change = changeInFlight, change.layer == ObjectIdentifier(layer), change.key == key {
+                currentValue = change.oldObject
+            }
+            let currentComponents = currentValue.flatMap { Boxing.components($0, kind: kind, width: width) }
+                ?? modelComponents
+            guard let (from, to) = endpoints(of: basic, kind: kind, width: width,
+                                             current: { currentComponents }, model: { modelComponents }) else { return nil }
+            return .custom(key: key, type: type, kind: kind, .endpoints(from: from, to: to))
+        case (.custom(let key), let keyframes as CAKeyframeAnimation):
+            let model = layer.customValues[key]
+            let pathSample: Any? = keyframes.path == nil ? nil : CGPoint.zero
+            guard let sample = model ?? keyframes.values?.first ?? pathSample,
+                  let (type, kind) = CustomValueType.of(sample) else { return refuseCustom(path) }
+            guard let sequence = KeyframeBuilder.build(keyframes, kind: kind, width: kind.width) else { return nil }
+            return .custom(key: key, type: type, kind: kind, .keyframes(sequence))
+        default:
+            StrataDiagnostics.emit(.invalidArgument,
+                "\(type(of: animation)) on \"\(path)\" is not supported (keyframes animate properties and their components); animation not added")
+            return nil
+        }
+    }
+
+    private func refuseCustom(_ path: String) -> AnimationEffect? {
+        StrataDiagnostics.emit(.wrongValueType,
+            "custom key \"\(path)\" holds no interpolatable value (numbers, points, sizes, rects, colours, transforms); animation not added")
+        return nil
+    }
+
+    /// The value an animation of `key` starts from: the value before the change whose
+    /// action is running, else the value on screen (the model value before the first commit).
+    func currentComponents(of layer: CALayer, _ key: String) -> [Double] {
+        if let change = changeInFlight, change.layer == ObjectIdentifier(layer), change.key == key,
+           let old = change.oldComponents {
+            return old
+        }
+        return layer.currentComponents(key)
+    }
+
+    /// SEMANTICS.md's from/to/by table. nil (after a diagnostic) on values of the wrong type
+    /// or not finite.
+    func endpoints(of animation: CABasicAnimation, kind: ValueKind, width: Int,
+                   current: () -> [Double], model: () -> [Double]) -> ([Double], [Double])? {
+        func convert(_ value: Any?, _ name: String) -> [Double]?? {
+            guard let value else { return .some(nil) }
+            guard let c = Boxing.components(value, kind: kind, width: width) else {
+                StrataDiagnostics.emit(.wrongValueType,
+                    "\(name) of type \(type(of: value)) does not fit \"\(animation.keyPath ?? "")\" (\(kind)); animation not added")
+                return nil
+            }
+            guard Boxing.isFinite(c, kind: kind) else {
+                StrataDiagnostics.emit(.nonFiniteValue, "\(name) \(c) is not finite; animation not added")
+                return nil
+            }
+            return .some(c)
+        }
+        guard let from = convert(animation.fromValue, "fromValue"),
+              let to = convert(animation.toValue, "toValue"),
+              let by = convert(animation.byValue, "byValue") else { return nil }
+        func plus(_ a: [Double], _ b: [Double]) -> [Double] { zip(a, b).map { $0 + $1 } }
+        func minus(_ a: [Double], _ b: [Double]) -> [Double] { zip(a, b).map { $0 - $1 } }
+        switch (from, to, by) {
+        case let (f?, t?, _): return (f, t)
+        case let (f?, nil, b?): return (f, plus(f, b))
+        case let (nil, t?, b?): return (minus(t, b), t)
+        case let (f?, nil, nil): return (f, current())
+        case let (nil, t?, nil): return (current(), t)
+        case let (nil, nil, b?):
+            let c = current()
+            return (c, plus(c, b))
+        case (nil, nil, nil): return (current(), model())
+        }
+    }
+
+    /// Installs the runtime in place of the animation under its key. A replacement of the
+    /// same property keeps what is shown until the next frame; one of another property (or
+    /// of a group) leaves nothing to hold the old value, which snaps to the model at once.
+    /// The old animation's delegate (finished: false) and completion blocks it was holding
+    /// back are told once the new animation is in place: they may change the same key again.
+    func replace(with runtime: AnimationRuntime, on layer: CALayer) {
+        var stopped: [CAAnimation] = []
+        if let old = layer.animations[runtime.key] {
+            if let oldRuntime = old.runtime {
+                var snap = oldRuntime.effect.animatedKey != runtime.effect.animatedKey
+                if case .group = oldRuntime.effect { snap = true }
+                detach(oldRuntime, from: layer, finished: false, snap: snap, stopped: &stopped)
+            } else {
+                layer.animations[runtime.key] = nil
+                layer.animationOrder.removeAll { $0 == runtime.key }
+            }
+        }
+        install(runtime, on: layer)
+        deliverStops(stopped, finished: false)
+        fireCompletionBlocks()
+    }
+
+    /// Puts a resolved animation on its layer, last in order; it begins at the next
+    /// outermost commit and holds back the completion blocks of every open transaction.
+    func install(_ runtime: AnimationRuntime, on layer: CALayer) {
+        layer.animations[runtime.key] = runtime.animation
+        layer.animationOrder.append(runtime.key)
+        for r in runtime.flattened { r.animation.runtime = r }
+        animatedLayers[ObjectIdentifier(layer)] = LayerRef(layer)
+        uncommittedAnimations.append(runtime)
+        runtime.completionGroups = openCompletionGroups()
+        for group in runtime.completionGroups { group.pending += 1 }
+    }
+
+    /// Removes the animation under `key`, if any (its delegate is told finished: false).
+    /// `snap`: the presentation shows the model at once; else it keeps its value until the
+    /// next frame.
+    func removeAnimation(from layer: CALayer, forKey key: String, snap: Bool) {
+        guard let animation = layer.animations[key] else { return }
+        guard let runtime = animation.runtime else {
+            layer.animations[key] = nil
+            layer.animationOrder.removeAll { $0 == key }
+            return
+        }
+        var stopped: [CAAnimation] = []
+        detach(runtime, from: layer, finished: false, snap: snap, stopped: &stopped)
+        deliverStops(stopped, finished: false)
+        fireCompletionBlocks()
+    }
+
+    /// Removes every animation of a layer, in the order they were added.
+    func removeAllAnimations(from layer: CALayer) {
+        var stopped: [CAAnimation] = []
+        for runtime in layer.animationRuntimes {
+            detach(runtime, from: layer, finished: false, snap: true, stopped: &stopped)
+        }
+        deliverStops(stopped, finished: false)
+        fireCompletionBlocks()
+    }
+
+    /// Takes an animation off its layer. Delegates to tell are collected in `stopped` and told
+    /// by the caller once the layer is consistent.
+    func detach(_ runtime: AnimationRuntime, from layer: CALayer, finished: Bool, snap: Bool,
+                stopped: inout [CAAnimation]) {
+        guard runtime.isAttached else { return }
+        if layer.animations[runtime.key] === runtime.animation {
+            layer.animations[runtime.key] = nil
+            layer.animationOrder.removeAll { $0 == runtime.key }
+        }
+        if layer.animations.isEmpty { animatedLayers[ObjectIdentifier(layer)] = nil }
+        let all = runtime.flattened
+        for r in all {
+            r.isAttached = false
+            r.animation.runtime = nil
+        }
+        if runtime.animation.delegate != nil { stopped.append(runtime.animation) }
+        if runtime.isCommitted { releaseCompletion(of: runtime) }
+        var keys: [String] = []
+        for r in all {
+            switch r.effect {
+            case .custom(let key, _, _, _): keys.append(key)
+            case .keyframes(let property, _, _, _, let rotates, _):
+                keys.append(property)
+                if rotates { keys.append("transform") }
+            default:
+                if let property = r.effect.property { keys.append(property) }
+            }
+        }
+        if snap {
+            for key in keys where !layer.hasAnimation(affecting: key) { layer.showModelValue(of: key) }
+        } else {
+            // Replaced: what it showed stays until the next frame, which shows the model
+            // value unless an animation drives the property by then.
+            valuesToRefresh[ObjectIdentifier(layer), default: (LayerRef(layer), [])].keys += keys
+        }
+    }
+
+    /// A layer object goes away: its animations are removed (delegates told, completion
+    /// blocks released).
+    func layerWillGo(_ layer: CALayer) {
+        let id = ObjectIdentifier(layer)
+        animatedLayers[id] = nil
+        changedProperties[id] = nil
+        valuesToRefresh[id] = nil
+        uncommittedLayers[id] = nil
+        for child in layer.sublayerList { child.parentLayer = nil }
+        var stopped: [CAAnimation] = []
+        for key in layer.animationOrder {
+            guard let runtime = layer.animations[key]?.runtime else { continue }
+            for r in runtime.flattened {
+                r.isAttached = false
+                r.animation.runtime = nil
+            }
+            if runtime.animation.delegate != nil { stopped.append(runtime.animation) }
+            if runtime.isCommitted { releaseCompletion(of: runtime) }
+        }
+        deliverStops(stopped, finished: false)
+        fireCompletionBlocks()
+    }
+
+    func deliverStops(_ stopped: [CAAnimation], finished: Bool) {
+        for animation in stopped { animation.delegate?.animationDidStop(animation, finished: finished) }
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+
+/// Key-value coding on String keys: built-in properties, key paths into them, custom keys.
+/// The public methods in CALayer.swift call these.
+extension CALayer {
+    func readValue(forKeyPath keyPath: String) -> Any? {
+        switch keyPath {
+        case "name": return name
+        case "sublayers": return sublayers
+        case "superlayer": return superlayer
+        default: break
+        }
+        guard let target = KeyPaths.resolve(keyPath, isShape: self is CAShapeLayer) else {
+            if KeyPaths.isCustomKey(keyPath) { return customValues[keyPath] }
+            StrataDiagnostics.emit(.unknownKeyPath, "value(forKeyPath: \"\(keyPath)\"): no such key path on \(type(of: self))")
+            return nil
+        }
+        switch target {
+        case .components(let spec, let offset, let width):
+            return Boxing.box(Array(components(spec.name)[offset..<(offset + width)]), kind: target.kind)
+        case .timing(let spec):
+            switch spec.name {
+            case "beginTime": return beginTime
+            case "duration": return duration
+            case "speed": return speed
+            case "timeOffset": return timeOffset
+            case "repeatCount": return repeatCount
+            case "repeatDuration": return repeatDuration
+            case "autoreverses": return autoreverses
+            default: return fillMode
+            }
+        case .transformField(let spec, let field):
+            return CGFloat(field.value(in: transform3D(spec.name)))
+        case .object(let spec):
+            return objectValues[spec.name]
+        case .frame:
+            return frame
+        case .custom(let key):
+            return customValues[key]
+        }
+    }
+
+    func writeValue(_ value: Any?, forKeyPath keyPath: String) {
+        switch keyPath {
+        case "name":
+            guard value == nil || value is String else { return refuseType(keyPath, value) }
+            name = value as? String
+            return
+        case "sublayers":
+            guard value == nil || value is [CALayer] else { return refuseType(keyPath, value) }
+            sublayers = value as? [CALayer]
+            return
+        default:
+            break
+        }
+        guard let target = KeyPaths.resolve(keyPath, isShape: self is CAShapeLayer) else {
+            if KeyPaths.isCustomKey(keyPath) {
+                engine.setCustom(of: self, keyPath, value)
+                return
+            }
+            StrataDiagnostics.emit(.unknownKeyPath,
+                "setValue(_:forKeyPath: \"\(keyPath)\"): no such key path on \(type(of: self)); nothing changed")
+            return
+        }
+        switch target {
+        case .components(let spec, let offset, let width):
+            guard let new = Boxing.components(value, kind: target.kind, width: width) else {
+                return refuseType(keyPath, value)
+            }
+            var full = components(spec.name)
+            full.replaceSubrange(offset..<(offset + width), with: new)
+            engine.setComponents(of: self, spec.name, full)
+        case .timing(let spec):
+            if spec.name == "fillMode" {
+                guard let mode = value as? CAMediaTimingFillMode else { return refuseType(keyPath, value) }
+                fillMode = mode
+                return
+            }
+            guard let v = value.flatMap(Boxing.number) else { return refuseType(keyPath, value) }
+            switch spec.name {
+            case "beginTime": beginTime = v
+            case "duration": duration = v
+            case "speed": setSpeed(v)
+            case "timeOffset": timeOffset = v
+            case "repeatCount": setRepeatCount(v)
+            case "repeatDuration": repeatDuration = v
+            default: autoreverses = v != 0
+            }
+        case .transformField(let spec, let field):
+            guard let v = value.flatMap(Boxing.number) else { return refuseType(keyPath, value) }
+            guard v.isFinite else {
+                StrataDiagnostics.emit(.nonFiniteValue, "\(keyPath) = \(v) must be finite; unchanged")
+                return
+            }
+            setTransform3D(spec.name, field.setting(v, in: transform3D(spec.name)))
+        case .object(let spec):
+            guard KeyPaths.objectFits(spec.name, value) else { return refuseType(keyPath, value) }
+            engine.setObject(of: self, spec.name, value)
+        case .frame:
+            guard let f = value as? CGRect else { return refuseType(keyPath, value) }
+            frame = f
+        case .custom(let key):
+            engine.setCustom(of: self, key, value)
+        }
+    }
+
+    func refuseType(_ keyPath: String, _ value: Any?) {
+        StrataDiagnostics.emit(.wrongValueType,
+            "setValue: a \(value.map { "\(type(of: $0))" } ?? "nil") does not fit \"\(keyPath)\" on \(type(of: self)); nothing changed")
+    }
+}

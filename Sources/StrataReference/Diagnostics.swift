@@ -1,0 +1,68 @@
+import Foundation
+
+/// What kind of bad input a diagnostic reports.
+public enum StrataDiagnosticCode: String, Sendable {
+    /// A value whose type does not fit the key path (a CGPoint for `opacity`).
+    case wrongValueType
+    /// NaN or an infinite value where a finite one is required.
+    case nonFiniteValue
+    /// A key path that names no property of the layer.
+    case unknownKeyPath
+    /// A tree change that would make a layer its own ancestor.
+    case layerCycle
+    /// `CATransaction.commit()` without a matching `begin()`.
+    case unbalancedCommit
+    /// A thread ended with transactions still open; they were committed.
+    case openTransactionsAtThreadExit
+    /// Any other argument outside what the API accepts.
+    case invalidArgument
+}
+
+/// One diagnostic: bad input that the engine refused, leaving every other state unchanged.
+public struct StrataDiagnostic: Sendable, CustomStringConvertible {
+    /// What kind of bad input.
+    public let code: StrataDiagnosticCode
+    /// A sentence naming the input and what happened instead.
+    public let message: String
+    /// The API call site that received it, when known.
+    public let file: String
+    /// The line of `file`.
+    public let line: UInt
+
+    /// `[code] message (file:line)`.
+    public var description: String { "[\(code.rawValue)] \(message) (\(file):\(line))" }
+}
+
+/// The reference engine's diagnostics: every refused input goes to `handler` (standard error
+/// by default) and to every `capture` open on the thread.
+public enum StrataDiagnostics {
+    /// Where diagnostics go besides captures. Replace it to route them elsewhere (or to
+    /// silence them). The fast engine logs through swift-log instead; this module has no
+    /// dependency but StrataGeometry.
+    nonisolated(unsafe) public static var handler: (StrataDiagnostic) -> Void = { diagnostic in
+        FileHandle.standardError.write(Data("strata-reference: \(diagnostic)\n".utf8))
+    }
+
+    /// Runs `body` and returns the diagnostics this thread emitted meanwhile.
+    ///
+    ///     let d = StrataDiagnostics.capture { CATransaction.commit() }
+    ///     // d.first?.code == .unbalancedCommit
+    public static func capture(_ body: () throws -> Void) rethrows -> [StrataDiagnostic] {
+        let engine = ReferenceEngine.current
+        engine.diagnosticCaptures.append([])
+        defer { engine.diagnosticCaptures.removeLast() }
+        try body()
+        return engine.diagnosticCaptures.last ?? []
+    }
+
+    /// Reports a refused input to the handler and to this thread's open captures.
+    static func emit(_ code: StrataDiagnosticCode, _ message: String,
+                     file: StaticString = #fileID, line: UInt = #line) {
+        let diagnostic = StrataDiagnostic(code: code, message: message, file: "\(file)", line: line)
+        handler(diagnostic)
+        let engine = ReferenceEngine.current
+        for i in engine.diagnosticCaptures.indices {
+            engine.diagnosticCaptures[i].append(diagnostic)
+        }
+    }
+}

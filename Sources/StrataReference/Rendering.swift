@@ -1,0 +1,252 @@
+import Foundation
+
+/// Frames: commit at the frame's time, compute every animated layer's presentation values,
+/// retire what finished.
+extension ReferenceEngine {
+    func beginFrame(atTime t: Double) {
+        now = t
+        flush()
+    }
+
+    /// Evaluates every animation of the engine at `now` and writes the presentation values
+    /// of the layers they animate.
+    func render() {
+        startedThisFrame = []
+        completedThisFrame = []
+        let refresh = valuesToRefresh
+        valuesToRefresh = [:]
+        for (ref, keys) in refresh.values {
+            // A change not committed yet shows at its commit, not before.
+            for key in keys where !ref.layer.hasAnimation(affecting: key) && !hasUncommittedChange(ref.layer, key) {
+                ref.layer.showModelValue(of: key)
+            }
+        }
+        for layer in layersWithAnimations {
+            let localNow = localTime(of: layer, at: now)
+            let runtimes = layer.animationRuntimes
+            for runtime in runtimes {
+                let (started, completed) = runtime.evaluate(at: localNow)
+                if started && runtime.animation.delegate != nil { startedThisFrame.append(runtime) }
+                if completed { completedThisFrame.append(runtime) }
+            }
+            layer.applyAnimations(runtimes)
+        }
+        startedThisFrame.sort { $0.sequence < $1.sequence }
+        completedThisFrame.sort { $0.sequence < $1.sequence }
+    }
+
+    /// Retires the animations that completed at the last render (in the order they were
+    /// added), then tells delegates (starts, then stops) and runs completion blocks that
+    /// are due.
+    func endFrame() {
+        let started = startedThisFrame.filter { $0.isAttached }
+        let completed = completedThisFrame
+        startedThisFrame = []
+        completedThisFrame = []
+        var stopped: [CAAnimation] = []
+        for runtime in completed where runtime.isAttached {
+            releaseCompletion(of: runtime)
+            if runtime.removedOnCompletion {
+                detach(runtime, from: runtime.layer, finished: true, snap: true, stopped: &stopped)
+            } else if runtime.animation.delegate != nil {
+                stopped.append(runtime.animation)
+            }
+        }
+        for runtime in started { runtime.animation.delegate?.animationDidStart(runtime.animation) }
+        deliverStops(stopped, finished: true)
+        fireCompletionBlocks()
+    }
+}
+
+extension CALayer {
+    /// Writes the presentation values this layer's animations give at the last evaluated
+    /// time: start from the model value, apply the animations of each property in the order
+    /// they were added (non-additive ones replace, additive ones add afterwards), then
+    /// derived transform fields, custom keys, rotation along paths, and object values.
+    func applyAnimations(_ runtimes: [AnimationRuntime]) {
+        var all: [AnimationRuntime] = []
+        for runtime in runtimes { runtime.appendFlattened(to: &all) }
+        var propertyOrder: [String] = []
+        var byProperty: [String: [AnimationRuntime]] = [:]
+        var fieldOrder: [String] = []
+        var fieldsByProperty: [String: [AnimationRuntime]] = [:]
+        var customOrder: [String] = []
+        var customByKey: [String: [AnimationRuntime]] = [:]
+        var objectOrder: [String] = []
+        var objectsByProperty: [String: [AnimationRuntime]] = [:]
+        var rotating: [AnimationRuntime] = []
+        func append(_ r: AnimationRuntime, _ key: String, _ order: inout [String], _ table: inout [String: [AnimationRuntime]]) {
+            if table[key] == nil { order.append(key) }
+            table[key, default: []].append(r)
+        }
+        for r in all {
+            switch r.effect {
+            case .components(let property, _, _, _, _):
+                append(r, property, &propertyOrder, &byProperty)
+            case .keyframes(let property, _, _, _, let rotates, _):
+                append(r, property, &propertyOrder, &byProperty)
+                r.angle = nil
+                if rotates { rotating.append(r) }
+            case .transformField(let property, _, _, _):
+                append(r, property, &fieldOrder, &fieldsByProperty)
+            case .custom(let key, _, _, _):
+                append(r, key, &customOrder, &customByKey)
+            case .object(let property, _, _):
+                append(r, property, &objectOrder, &objectsByProperty)
+            case .transition, .group:
+                break
+            }
+        }
+
+        // Interpolated properties and their components: the model value with each
+        // animation applied in order (non-additive ones replace their components, additive
+        // ones add afterwards). While only pending animations drive it, the property keeps
+        // what it shows.
+        for property in propertyOrder {
+            var value = components(property)
+            var anyActive = false, anyPending = false
+            for additivePass in [false, true] {
+                for r in byProperty[property]! where r.isAdditive == additivePass {
+                    switch r.phase {
+                    case .pending:
+                        anyPending = true
+                    case .inactive:
+                        break
+                    case .active:
+                        anyActive = true
+                        guard let range = r.componentRange else { continue }
+                        for (c, v) in zip(range, r.currentComponents()) {
+                            value[c] = additivePass ? value[c] + v : v
+                        }
+                    }
+                }
+            }
+            if anyActive || !anyPending { presentedComponents[property] = value }
+        }
+
+        // Derived transform fields, applied in order to the transform of this frame.
+        for property in fieldOrder {
+            let base = byProperty[property] != nil ? presentedComponentsOf(property) : components(property)
+            var transform = Boxing.transform(base)
+            var anyEvaluated = false
+            for r in fieldsByProperty[property]! {
+                guard case .transformField(_, let field, let from, let to) = r.effect, r.phase != .pending else { continue }
+                anyEvaluated = true
+                guard r.phase == .active else { continue }
+                let v = from + (to - from) * (r.progress + r.iteration)
+                transform = field.setting(r.isAdditive ? field.value(in: transform) + v : v, in: transform)
+            }
+            if anyEvaluated { presentedComponents[property] = Boxing.components(of: transform) }
+        }
+
+        // Custom keys: the last active animation's value.
+        for key in customOrder {
+            var value: Any?
+            var anyActive = false, anyEvaluated = false
+            for r in customByKey[key]! {
+                guard case .custom(_, let type, let kind, _) = r.effect, r.phase != .pending else { continue }
+                anyEvaluated = true
+                guard r.phase == .active else { continue }
+                var v = r.currentComponents()
+                if r.isAdditive, let model = customValues[key],
+                   let m = Boxing.components(model, kind: kind, width: v.count) {
+                    v = zip(v, m).map { $0 + $1 }
+                }
+                value = type.box(v)
+                anyActive = true
+            }
+            if anyActive {
+                presentedCustom[key] = value
+            } else if anyEvaluated {
+                presentedCustom[key] = customValues[key]
+            }
+        }
+
+        // Rotation along paths turns the transform of this frame about z.
+        if !rotating.isEmpty {
+            let driven = byProperty["transform"] != nil || fieldsByProperty["transform"] != nil
+            var transform = Boxing.transform(driven ? presentedComponentsOf("transform") : components("transform"))
+            var anyActive = false
+            for r in rotating where r.phase == .active {
+                guard let angle = r.angle else { continue }
+                transform = CATransform3DRotate(transform, CGFloat(angle), 0, 0, 1)
+                anyActive = true
+            }
+            if anyActive {
+                presentedComponents["transform"] = Boxing.components(of: transform)
+            } else if !driven {
+                presentedComponents["transform"] = componentValues["transform"]
+            }
+        }
+
+        // Object values switch at half time.
+        for property in objectOrder {
+            var value: Any? = objectValues[property]
+            var anyEvaluated = false
+            for r in objectsByProperty[property]! {
+                guard case .object(_, let from, let to) = r.effect, r.phase != .pending else { continue }
+                anyEvaluated = true
+                if r.phase == .active { value = r.progress < 0.5 ? from : to }
+            }
+            if anyEvaluated { presentedObjects[property] = value }
+        }
+    }
+
+}
+
+extension AnimationRuntime {
+    /// The components of its property an interpolating animation writes.
+    var componentRange: Range<Int>? {
+        switch effect {
+        case .components(_, let offset, let width, _, _), .keyframes(_, let offset, let width, _, _, _):
+            return offset..<(offset + width)
+        default:
+            return nil
+        }
+    }
+}
+
+/// Drives frames of a layer tree at given media times (Apple's CARenderer vocabulary). The
+/// frame covers every animation of the thread's engine.
+///
+///     let r = CARenderer(layer: root)
+///     r.renderFrame(atTime: 0.125)     // presentation values at t = 0.125
+open class CARenderer: NSObject {
+    /// The root of the rendered tree.
+    open var layer: CALayer?
+    let engine: ReferenceEngine
+
+    /// A renderer of `layer`'s tree, in this thread's engine.
+    public init(layer: CALayer?) {
+        self.layer = layer
+        engine = layer?.engine ?? ReferenceEngine.current
+        super.init()
+    }
+
+    /// Starts a frame at media time `t`: `CACurrentMediaTime()` becomes t and the implicit
+    /// transaction is committed (its animations begin at t). A non-finite time is refused.
+    open func beginFrame(atTime t: Double) {
+        guard t.isFinite else {
+            StrataDiagnostics.emit(.nonFiniteValue, "beginFrame(atTime: \(t)): time must be finite; frame ignored")
+            return
+        }
+        engine.beginFrame(atTime: t)
+    }
+
+    /// Computes every presentation value at the frame's time.
+    open func render() { engine.render() }
+
+    /// Retires finished animations; delivers delegate callbacks and completion blocks.
+    open func endFrame() { engine.endFrame() }
+
+    /// `beginFrame(atTime:)`, `render()`, `endFrame()`.
+    open func renderFrame(atTime t: Double) {
+        guard t.isFinite else {
+            StrataDiagnostics.emit(.nonFiniteValue, "renderFrame(atTime: \(t)): time must be finite; frame ignored")
+            return
+        }
+        engine.beginFrame(atTime: t)
+        engine.render()
+        engine.endFrame()
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import StrataReference
+import XCTest
+
+/// A cubic Bézier timing curve solved here by plain bisection, independently of the engine.
+struct Curve {
+    let x1: Double, y1: Double, x2: Double, y2: Double
+
+    init(_ x1: Float, _ y1: Float, _ x2: Float, _ y2: Float) {
+        self.x1 = Double(x1); self.y1 = Double(y1); self.x2 = Double(x2); self.y2 = Double(y2)
+    }
+
+    static let easeIn = Curve(0.42, 0, 1, 1)
+    static let easeOut = Curve(0, 0, 0.58, 1)
+    static let easeInEaseOut = Curve(0.42, 0, 0.58, 1)
+    static let caDefault = Curve(0.25, 0.1, 0.25, 1)
+
+    private func bezier(_ s: Double, _ c1: Double, _ c2: Double) -> Double {
+        let u = 1 - s
+        return 3 * u * u * s * c1 + 3 * u * s * s * c2 + s * s * s
+    }
+
+    /// Eased progress at `fraction` of the duration.
+    func callAsFunction(_ fraction: Double) -> Double {
+        if fraction <= 0 { return 0 }
+        if fraction >= 1 { return 1 }
+        var lo = 0.0, hi = 1.0
+        for _ in 0..<200 {
+            let mid = (lo + hi) / 2
+            if bezier(mid, x1, x2) < fraction { lo = mid } else { hi = mid }
+        }
+        return bezier((lo + hi) / 2, y1, y2)
+    }
+}
+
+func lerp(_ a: Double, _ b: Double, _ p: Double) -> Double { a + (b - a) * p }
+
+/// Runs `body` in an explicit transaction with actions disabled: set-up that must not animate.
+func withoutActions(_ body: () -> Void) {
+    CATransaction.begin()
+    CATransaction.setDisableActions(true)
+    body()
+    CATransaction.commit()
+}
+
+/// Runs `body` in an explicit transaction (optionally with a duration).
+func transaction(duration: Double? = nil, _ body: () -> Void) {
+    CATransaction.begin()
+    if let duration { CATransaction.setAnimationDuration(duration) }
+    body()
+    CATransaction.commit()
+}
+
+func assertPoint(_ p: CGPoint?, _ x: Double, _ y: Double, accuracy: Double = 1e-9,
+                 file: StaticString = #filePath, line: UInt = #line) {
+    guard let p else { return XCTFail("no point", file: file, line: line) }
+    XCTAssertEqual(Double(p.x), x, accuracy: accuracy, "x", file: file, line: line)
+    XCTAssertEqual(Double(p.y), y, accuracy: accuracy, "y", file: file, line: line)
+}
+
+func assertColor(_ c: CGColor?, _ rgba: [Double], accuracy: Double = 1e-9,
+                 file: StaticString = #filePath, line: UInt = #line) {
+    guard let components = c?.components, components.count == 4 else {
+        return XCTFail("expected \(rgba), got \(String(describing: c))", file: file, line: line)
+    }
+    for (got, want) in zip(components, rgba) {
+        XCTAssertEqual(Double(got), want, accuracy: accuracy, "\(components) vs \(rgba)", file: file, line: line)
+    }
+}
+
+/// Records what a CAAnimationDelegate is told, in order.
+final class Recorder: NSObject, CAAnimationDelegate {
+    var events: [String] = []
+    let name: String
+    init(_ name: String = "") { self.name = name }
+    func animationDidStart(_ anim: CAAnimation) { events.append("start\(name)") }
+    func animationDidStop(_ anim: CAAnimation, finished flag: Bool) { events.append("stop\(name)(\(flag))") }
+}
+
+/// A CAAction that records each run.
+final class RecordingAction: NSObject, CAAction {
+    var runs: [(String, AnyObject)] = []
+    func run(forKey event: String, object anObject: Any, arguments dict: [AnyHashable: Any]?) {
+        runs.append((event, anObject as AnyObject))
+    }
+}
+
+/// A layer delegate answering with a closure and recording the keys it is asked about.
+final class Answering: NSObject, CALayerDelegate {
+    var asked: [String] = []
+    let answer: (String) -> CAAction?
+    init(_ answer: @escaping (String) -> CAAction?) { self.answer = answer }
+    func action(for layer: CALayer, forKey event: String) -> CAAction? {
+        asked.append(event)
+        return answer(event)
+    }
+}
+
+/// A root with one layer set up without actions and rendered at media time 0, so whatever a
+/// test commits next starts at 0.
+final class Scene<Layer: CALayer> {
+    let root = CALayer()
+    let layer: Layer
+    let renderer: CARenderer
+
+    init(_ layer: Layer, _ configure: (Layer) -> Void = { _ in }) {
+        CATransaction.flush()
+        self.layer = layer
+        renderer = CARenderer(layer: root)
+        withoutActions {
+            configure(layer)
+            root.addSublayer(layer)
+        }
+        renderer.renderFrame(atTime: 0)
+    }
+
+    func frame(_ t: Double) { renderer.renderFrame(atTime: t) }
+
+    var shown: Layer {
+        guard let p = layer.presentation() else { fatalError("no presentation") }
+        return p
+    }
+}
+
+func basic(_ keyPath: String, from: Any? = nil, to: Any? = nil, by: Any? = nil, duration: Double = 1) -> CABasicAnimation {
+    let a = CABasicAnimation(keyPath: keyPath)
+    a.fromValue = from
+    a.toValue = to
+    a.byValue = by
+    a.duration = duration
+    return a
+}
