@@ -34,7 +34,8 @@ let package = Package(
         .target(name: "StrataScriptReference", dependencies: ["StrataReference", "StrataScript"],
                 swiftSettings: [.swiftLanguageMode(.v5)]),
         // Both runners side by side: traces compared, failures shrunk into fixtures.
-        .target(name: "StrataDifferential", dependencies: ["StrataScript", "StrataScriptFast", "StrataScriptReference"],
+        .target(name: "StrataDifferential", dependencies: ["StrataScript", "StrataScriptFast", "StrataScriptReference",
+                                                           .product(name: "Logging", package: "swift-log")],
                 swiftSettings: [.swiftLanguageMode(.v5)]),
         .executableTarget(name: "strata-fuzz", dependencies: ["StrataDifferential"],
                           swiftSettings: [.swiftLanguageMode(.v5)]),

@@ -1,10 +1,19 @@
 import Foundation
+import Logging
+import Strata
+import StrataReference
 import StrataScript
 import StrataScriptFast
 import StrataScriptReference
 
 /// Runs scripts on both engines and compares their traces.
 public enum Differential {
+    /// Silences both engines' diagnostics (generated scripts make many on purpose).
+    public static func silenceDiagnostics() {
+        Strata.StrataDiagnostics.logger = Logger(label: "strata", factory: { _ in SwiftLogNoOpLogHandler() })
+        StrataReference.StrataDiagnostics.handler = { _ in }
+    }
+
     /// Both engines' traces of `script`.
     public static func traces(_ script: Script) -> (fast: [TraceEntry], reference: [TraceEntry]) {
         (StrataScriptFast.ScriptRunner.run(script), StrataScriptReference.ScriptRunner.run(script))

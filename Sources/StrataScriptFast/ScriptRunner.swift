@@ -83,7 +83,7 @@ final class RunState {
         case let .setDisableActions(b):
             CATransaction.setDisableActions(b)
         case let .setTimingFunction(c):
-            CATransaction.setAnimationTimingFunction(c.map { CAMediaTimingFunction(controlPoints: $0.c1x, $0.c1y, $0.c2x, $0.c2y) })
+            CATransaction.setAnimationTimingFunction(c.map(timingFunction))
         case let .setCompletion(tag, ops):
             CATransaction.setCompletionBlock { [unowned self] in
                 self.trace.append(.event("completion \(tag)"))
@@ -166,12 +166,22 @@ final class RunState {
         a.repeatCount = s.repeatCount; a.repeatDuration = s.repeatDuration; a.autoreverses = s.autoreverses
         a.fillMode = CAMediaTimingFillMode(rawValue: s.fillMode)
         a.isRemovedOnCompletion = s.removedOnCompletion
-        a.timingFunction = s.timingFunction.map { CAMediaTimingFunction(controlPoints: $0.c1x, $0.c1y, $0.c2x, $0.c2y) }
+        a.timingFunction = s.timingFunction.map(timingFunction)
         if let tag = s.delegateTag {
             let d = ScriptAnimationDelegate(tag: tag) { [unowned self] in self.trace.append(.event($0)) }
             a.delegate = d
         }
         return a
+    }
+
+    /// The named curve when the control points are one of Apple's (as code usually spells
+    /// them), else a curve from the points.
+    func timingFunction(_ c: ScriptCurve) -> CAMediaTimingFunction {
+        let named: [(CAMediaTimingFunctionName, [Float])] = [
+            (.linear, [0, 0, 1, 1]), (.easeIn, [0.42, 0, 1, 1]), (.easeOut, [0, 0, 0.58, 1]),
+            (.easeInEaseOut, [0.42, 0, 0.58, 1]), (.default, [0.25, 0.1, 0.25, 1])]
+        for (name, p) in named where p == [c.c1x, c.c1y, c.c2x, c.c2y] { return CAMediaTimingFunction(name: name) }
+        return CAMediaTimingFunction(controlPoints: c.c1x, c.c1y, c.c2x, c.c2y)
     }
 
     func box(_ v: ScriptValue) -> Any? {

@@ -19,7 +19,13 @@ while let a = args.next() {
     case "--replay":
         // Print both engines' traces for one script file.
         let url = URL(fileURLWithPath: args.next() ?? "")
-        let script = try JSONDecoder().decode(Script.self, from: Data(contentsOf: url))
+        let script: Script
+        do {
+            script = try JSONDecoder().decode(Script.self, from: Data(contentsOf: url))
+        } catch {
+            FileHandle.standardError.write("strata-fuzz: cannot read script \(url.path): \(error)\n".data(using: .utf8)!)
+            exit(3)
+        }
         let (fast, reference) = Differential.traces(script)
         print("fast:      \(fast)\nreference: \(reference)")
         print(TraceComparison.firstDifference(fast, reference) ?? "agree")
@@ -29,6 +35,7 @@ while let a = args.next() {
         exit(2)
     }
 }
+Differential.silenceDiagnostics()
 let deadline = Date().addingTimeInterval(minutes * 60)
 var total = 0, found = 0
 print("strata-fuzz: seed \(seed), \(minutes) min")

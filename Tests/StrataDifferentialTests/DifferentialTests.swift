@@ -6,6 +6,8 @@ import StrataDifferential
 /// The fast engine and the reference engine must agree on every script: the committed
 /// regression fixtures, a fixed range of generated seeds, and one time-based seed.
 final class DifferentialTests: XCTestCase {
+    override class func setUp() { Differential.silenceDiagnostics() }
+
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("../Fixtures/differential").standardizedFileURL
 

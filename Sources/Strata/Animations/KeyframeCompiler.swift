@@ -145,6 +145,14 @@ enum KeyframeCompiler {
         let k = CompiledKeyframes.arcSamples
         var table = [0.0]
         var acc = 0.0
+        if width == 1 {
+            for j in 0..<k {
+                acc += CompiledKeyframes.length1D(co, base, Double(j) / Double(k), Double(j + 1) / Double(k))
+                table.append(acc)
+            }
+            guard acc > 0 else { return (0, (0...k).map { Double($0) / Double(k) } + [0]) }
+            return (acc, table.map { $0 / acc } + [acc])
+        }
         for j in 0..<k {
             let lo = Double(j) / Double(k), hi = Double(j + 1) / Double(k)
             let mid = (lo + hi) / 2, half = (hi - lo) / 2
@@ -153,8 +161,9 @@ enum KeyframeCompiler {
             acc += sub * half
             table.append(acc)
         }
-        guard acc > 0 else { return (0, (0...k).map { Double($0) / Double(k) }) }
-        return (acc, table.map { $0 / acc })
+        // Normalised cumulative lengths, then the segment's length (for the Newton step).
+        guard acc > 0 else { return (0, (0...k).map { Double($0) / Double(k) } + [0]) }
+        return (acc, table.map { $0 / acc } + [acc])
     }
 
     /// A path becomes one polynomial segment per element (lines, quadratic and cubic curves;

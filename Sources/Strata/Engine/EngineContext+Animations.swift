@@ -254,7 +254,7 @@ extension EngineContext {
             entryDone(Int32(e))
             timings.release(Int32(e))
         }
-        if rotated && snap && !hasAnimation(row: r.layer, property: .transform) {
+        if rotated && !hasAnimation(row: r.layer, property: .transform) {
             layers.snapPresentation(r.layer, .transform)
         }
         if r.property >= 0 {

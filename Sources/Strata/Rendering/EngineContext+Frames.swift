@@ -201,7 +201,6 @@ extension EngineContext {
             let e = completed[k]
             let i = Int(e)
             guard timings.alive[i], timings.params[i].parent < 0 else { continue }
-            entryDone(e)
             var id = timings.firstRecord[i]
             while id >= 0 {
                 let r = animations.records[Int(id)]
@@ -211,9 +210,16 @@ extension EngineContext {
                 id = r.nextInTiming
             }
         }
+        for k in 0..<completed.count where timings.alive[Int(completed[k])] && timings.params[Int(completed[k])].parent < 0 {
+            if timings.firstRecord[Int(completed[k])] < 0 || !timings.params[Int(completed[k])].removedOnCompletion {
+                entryDone(completed[k])
+            }
+        }
         var stopped: [(CAAnimation, Bool)] = []
         if !finished.isEmpty {
             finished.sort { $0.0 < $1.0 }
+            // Completion groups are released in the add order of their animations.
+            for (_, id) in finished { entryDone(animations.records[Int(id)].timing) }
             for (_, id) in finished {
                 let r = animations.records[Int(id)]
                 guard r.flags & RecordFlags.alive != 0 else { continue }

@@ -22,10 +22,85 @@ struct CompiledKeyframes {
     var times: [Double] = []          // segments + 1
     var curves: [Int32] = []          // segments (0 = linear)
     var coefficients: [Double] = []   // segments * width * 4: (a, b, c, d) per lane
-    var arcTables: [Double] = []      // segments * (arcSamples + 1), or empty
+    var arcTables: [Double] = []      // segments * arcStride, or empty
     var span: [Double] = []           // width: last value - first value (isCumulative)
     var segments: Int { curves.count }
-    static let arcSamples = 256
+    static let arcSamples = 64
+    /// Per segment: arcSamples + 1 normalised cumulative lengths, then the length.
+    static let arcStride = arcSamples + 2
+
+    /// Exact length of a one-lane cubic between s0 and s1: |v(s1) - v(s0)| summed over the
+    /// monotone pieces between the derivative's roots (the speed |v'| has kinks there, which
+    /// quadrature handles badly).
+    static func length1D(_ co: [Double], _ o: Int, _ s0: Double, _ s1: Double) -> Double {
+        let a = co[o], b = co[o + 1], c = co[o + 2], d = co[o + 3]
+        func v(_ s: Double) -> Double { ((a * s + b) * s + c) * s + d }
+        // Roots of 3a s^2 + 2b s + c inside (s0, s1).
+        var cuts: [Double] = [s0]
+        let qa = 3 * a, qb = 2 * b
+        if qa != 0 {
+            let disc = qb * qb - 4 * qa * c
+            if disc > 0 {
+                let r = disc.squareRoot()
+                for root in [(-qb - r) / (2 * qa), (-qb + r) / (2 * qa)].sorted() where root > s0 && root < s1 { cuts.append(root) }
+            }
+        } else if qb != 0 {
+            let root = -c / qb
+            if root > s0 && root < s1 { cuts.append(root) }
+        }
+        cuts.append(s1)
+        var total = 0.0
+        for i in 1..<cuts.count { total += abs(v(cuts[i]) - v(cuts[i - 1])) }
+        return total
+    }
+
+    /// The curve parameter at fraction x of a segment's arc length: the table gives a first
+    /// guess, two Newton steps on the exact length (Gauss-Legendre) refine it.
+    static func invertArc(_ x: Double, table: [Double], tableBase: Int,
+                          coefficients co: [Double], coefficientBase: Int, width: Int) -> Double {
+        let k = arcSamples
+        var lo = 0, hi = k
+        while hi - lo > 1 {
+            let mid = (lo + hi) >> 1
+            if table[tableBase + mid] <= x { lo = mid } else { hi = mid }
+        }
+        let a = table[tableBase + lo], b = table[tableBase + hi]
+        var s = (Double(lo) + (b > a ? (x - a) / (b - a) : 0)) / Double(k)
+        let length = table[tableBase + k + 1]
+        guard length > 0 else { return s }
+        func speed(_ u: Double) -> Double {
+            var sum = 0.0
+            for c in 0..<width {
+                let o = coefficientBase + c * 4
+                let d = (3 * co[o] * u + 2 * co[o + 1]) * u + co[o + 2]
+                sum += d * d
+            }
+            return sum.squareRoot()
+        }
+        let s0 = Double(lo) / Double(k)
+        if width == 1 {
+            // Bisection on the exact length inside the sample interval.
+            var l = s0, h = Double(hi) / Double(k)
+            let target = (x - a) * length
+            for _ in 0..<48 {
+                let m = (l + h) / 2
+                if length1D(co, coefficientBase, s0, m) < target { l = m } else { h = m }
+            }
+            return (l + h) / 2
+        }
+        for _ in 0..<2 {
+            // Normalised length from the sample point s0 to s (3-point Gauss-Legendre).
+            let mid = (s0 + s) / 2, half = (s - s0) / 2
+            let r = 0.7745966692414834
+            let integral = half * (0.5555555555555556 * speed(mid - half * r) + 0.8888888888888888 * speed(mid)
+                                   + 0.5555555555555556 * speed(mid + half * r))
+            let v = speed(s) / length
+            guard v > 0 else { break }
+            s -= (a + integral / length - x) / v
+            s = s < 0 ? 0 : (s > 1 ? 1 : s)
+        }
+        return s
+    }
 
     /// Lane values at progress u (the scalar path used for custom keys).
     func value(at u: Double, width: Int, curveTable: [UnitBezier]) -> [Double] {
@@ -37,11 +112,8 @@ struct CompiledKeyframes {
         x = x < 0 ? 0 : (x > 1 ? 1 : x)
         if curves[i] != 0 { x = curveTable[Int(curves[i])].solve(x) }
         if !arcTables.isEmpty {
-            let base = i * (CompiledKeyframes.arcSamples + 1)
-            var j = 0
-            while j < CompiledKeyframes.arcSamples - 1 && arcTables[base + j + 1] <= x { j += 1 }
-            let a = arcTables[base + j], b = arcTables[base + j + 1]
-            x = (Double(j) + (b > a ? (x - a) / (b - a) : 0)) / Double(CompiledKeyframes.arcSamples)
+            x = CompiledKeyframes.invertArc(x, table: arcTables, tableBase: i * CompiledKeyframes.arcStride,
+                                            coefficients: coefficients, coefficientBase: i * width * 4, width: width)
         }
         return (0..<width).map { c in
             let o = (i * width + c) * 4
@@ -123,7 +195,7 @@ final class KeyframeTrack {
     /// Rewrites the pools without the keys of removed animations.
     private func compact() {
         var t: [Double] = [], cv: [Int32] = [], co: [Double] = [], ar: [Double] = []
-        let arcLen = CompiledKeyframes.arcSamples + 1
+        let arcLen = CompiledKeyframes.arcStride
         for s in 0..<count {
             let n = Int(segmentCount[s])
             let ts = Int(timeStart[s]), ss = Int(segmentStart[s]), cs = Int(coefficientStart[s])
@@ -151,23 +223,12 @@ final class KeyframeTrack {
         x = x < 0 ? 0 : (x > 1 ? 1 : x)
         let cid = Int(curves[Int(segmentStart[s]) + i])
         if cid != 0 { x = curveTable[cid].solve(x) }
-        if arcStart[s] >= 0 { x = invertArc(Int(arcStart[s]) + i * (CompiledKeyframes.arcSamples + 1), x) }
-        return (i, x)
-    }
-
-    /// Curve parameter at fraction x of the segment's arc length (table of cumulative
-    /// lengths at evenly spaced parameters, normalised to 0...1).
-    @inline(__always)
-    private func invertArc(_ base: Int, _ x: Double) -> Double {
-        let k = CompiledKeyframes.arcSamples
-        var lo = 0, hi = k
-        while hi - lo > 1 {
-            let mid = (lo + hi) >> 1
-            if arcs[base + mid] <= x { lo = mid } else { hi = mid }
+        if arcStart[s] >= 0 {
+            x = CompiledKeyframes.invertArc(x, table: arcs, tableBase: Int(arcStart[s]) + i * CompiledKeyframes.arcStride,
+                                            coefficients: coefficients, coefficientBase: Int(coefficientStart[s]) + i * width * 4,
+                                            width: width)
         }
-        let a = arcs[base + lo], b = arcs[base + hi]
-        let f = b > a ? (x - a) / (b - a) : 0
-        return (Double(lo) + f) / Double(k)
+        return (i, x)
     }
 
     /// Evaluates every slot at its entry's progress; writes presentation lanes (or scratch
