@@ -57,10 +57,12 @@ let package = Package(
             dependencies: ["StrataDifferential", "StrataScript"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
+        // Its own tests, plus the behaviour and seed-example tests of StrataTests (linked
+        // here, compiled against StrataReference): both engines pass the same suite.
         .testTarget(
             name: "StrataReferenceTests",
             dependencies: ["StrataReference"],
-            swiftSettings: [.swiftLanguageMode(.v5)]
+            swiftSettings: [.swiftLanguageMode(.v5), .define("STRATA_REFERENCE")]
         ),
     ]
 )

@@ -12,7 +12,7 @@ final class AnimationTests: XCTestCase {
     }
 
     private func add(_ a: CAAnimation, to layer: CALayer, key: String? = "a") {
-        transaction { layer.add(a, forKey: key) }
+        refTransaction { layer.add(a, forKey: key) }
     }
 
     func test_fromToByTable() throws {
@@ -26,16 +26,16 @@ final class AnimationTests: XCTestCase {
             (nil, nil, 4.0, 12),      // by only: 10 -> 14
         ]
         for (i, (from, to, by, expected)) in rows.enumerated() {
-            let scene = Scene(CALayer()) { $0.cornerRadius = 10 }
-            add(basic("cornerRadius", from: from, to: to, by: by, duration: 2), to: scene.layer)
+            let scene = RefScene(CALayer()) { $0.cornerRadius = 10 }
+            add(refBasic("cornerRadius", from: from, to: to, by: by, duration: 2), to: scene.layer)
             scene.frame(1)
             XCTAssertEqual(Double(scene.shown.cornerRadius), expected, accuracy: 1e-12, "row \(i)")
         }
     }
 
     func test_explicitAnimationChangesNoModelValueAndSnapsBack() {
-        let scene = Scene(CALayer()) { $0.opacity = 1 }
-        add(basic("opacity", from: 1.0, to: 0.0, duration: 1), to: scene.layer)
+        let scene = RefScene(CALayer()) { $0.opacity = 1 }
+        add(refBasic("opacity", from: 1.0, to: 0.0, duration: 1), to: scene.layer)
         scene.frame(0.5)
         XCTAssertEqual(scene.shown.opacity, 0.5)
         XCTAssertEqual(scene.layer.opacity, 1, "the model is untouched")
@@ -44,22 +44,22 @@ final class AnimationTests: XCTestCase {
     }
 
     func test_seed003_forwardsFillWithoutRemovalHoldsTheEndValue() {
-        let scene = Scene(CALayer()) { $0.position = CGPoint(x: 0, y: 0) }
-        let move = basic("position", from: CGPoint(x: 0, y: 0), to: CGPoint(x: 100, y: 40), duration: 1)
+        let scene = RefScene(CALayer()) { $0.position = CGPoint(x: 0, y: 0) }
+        let move = refBasic("position", from: CGPoint(x: 0, y: 0), to: CGPoint(x: 100, y: 40), duration: 1)
         move.fillMode = .forwards
         move.isRemovedOnCompletion = false
-        let recorder = Recorder()
+        let recorder = RefRecorder()
         move.delegate = recorder
         add(move, to: scene.layer, key: "move")
         scene.frame(3)
-        assertPoint(scene.shown.position, 100, 40)
+        refAssertPoint(scene.shown.position, 100, 40)
         XCTAssertEqual(scene.layer.animationKeys(), ["move"])
         XCTAssertEqual(recorder.events, ["start", "stop(true)"])
     }
 
     func test_beginTimeRepeatAutoreverseSpeedAndTimeOffset() {
-        let scene = Scene(CALayer())
-        let a = basic("zPosition", from: 0.0, to: 10.0, duration: 1)
+        let scene = RefScene(CALayer())
+        let a = refBasic("zPosition", from: 0.0, to: 10.0, duration: 1)
         a.beginTime = 2          // absolute media time
         a.repeatCount = 2
         a.autoreverses = true
@@ -79,8 +79,8 @@ final class AnimationTests: XCTestCase {
     }
 
     func test_backwardsFillShowsTheStartBeforeTheBegin() {
-        let scene = Scene(CALayer()) { $0.borderWidth = 1 }
-        let a = basic("borderWidth", from: 5.0, to: 9.0, duration: 1)
+        let scene = RefScene(CALayer()) { $0.borderWidth = 1 }
+        let a = refBasic("borderWidth", from: 5.0, to: 9.0, duration: 1)
         a.beginTime = 1
         a.fillMode = .backwards
         add(a, to: scene.layer)
@@ -91,19 +91,19 @@ final class AnimationTests: XCTestCase {
     }
 
     func test_additiveAfterNonAdditiveAndCumulativeRepeats() {
-        let scene = Scene(CALayer()) { $0.position = CGPoint(x: 100, y: 100) }
-        let shake = basic("position.x", from: 0.0, to: 10.0, duration: 1)
+        let scene = RefScene(CALayer()) { $0.position = CGPoint(x: 100, y: 100) }
+        let shake = refBasic("position.x", from: 0.0, to: 10.0, duration: 1)
         shake.isAdditive = true
-        let move = basic("position", from: CGPoint(x: 0, y: 0), to: CGPoint(x: 40, y: 80), duration: 1)
-        transaction {
+        let move = refBasic("position", from: CGPoint(x: 0, y: 0), to: CGPoint(x: 40, y: 80), duration: 1)
+        refTransaction {
             scene.layer.add(shake, forKey: "shake")   // added first, applied after the replacing one
             scene.layer.add(move, forKey: "move")
         }
         scene.frame(0.5)
-        assertPoint(scene.shown.position, 20 + 5, 40)
+        refAssertPoint(scene.shown.position, 20 + 5, 40)
 
-        let scene2 = Scene(CALayer())
-        let step = basic("cornerRadius", from: 0.0, to: 4.0, duration: 1)
+        let scene2 = RefScene(CALayer())
+        let step = refBasic("cornerRadius", from: 0.0, to: 4.0, duration: 1)
         step.isCumulative = true
         step.repeatCount = 3
         add(step, to: scene2.layer)
@@ -112,19 +112,19 @@ final class AnimationTests: XCTestCase {
     }
 
     func test_subrangeKeyPathsAnimateTheirComponentsWhileTheRestFollowsTheModel() {
-        let scene = Scene(CALayer()) { $0.bounds = CGRect(x: 1, y: 2, width: 100, height: 50) }
-        add(basic("bounds.size.width", from: 100.0, to: 300.0, duration: 1), to: scene.layer)
+        let scene = RefScene(CALayer()) { $0.bounds = CGRect(x: 1, y: 2, width: 100, height: 50) }
+        add(refBasic("bounds.size.width", from: 100.0, to: 300.0, duration: 1), to: scene.layer)
         scene.frame(0.5)
         XCTAssertEqual(scene.shown.bounds, CGRect(x: 1, y: 2, width: 200, height: 50))
-        withoutActions { scene.layer.bounds = CGRect(x: 7, y: 8, width: 0, height: 60) }
+        refWithoutActions { scene.layer.bounds = CGRect(x: 7, y: 8, width: 0, height: 60) }
         scene.frame(0.75)
         XCTAssertEqual(scene.shown.bounds, CGRect(x: 7, y: 8, width: 250, height: 60))
     }
 
     func test_transformRotationZAnimatesByRecomposingTheTransform() {
         let scale = CATransform3DMakeScale(2, 2, 1)
-        let scene = Scene(CALayer()) { $0.transform = scale }
-        add(basic("transform.rotation.z", from: 0.0, to: Double.pi / 2, duration: 1), to: scene.layer)
+        let scene = RefScene(CALayer()) { $0.transform = scale }
+        add(refBasic("transform.rotation.z", from: 0.0, to: Double.pi / 2, duration: 1), to: scene.layer)
         scene.frame(0.5)
         let angle = Double.pi / 4
         let t = scene.shown.transform
@@ -136,15 +136,15 @@ final class AnimationTests: XCTestCase {
     }
 
     func test_nilColourInterpolatesAsTransparentBlackAndBooleansSwitchAtHalf() {
-        let scene = Scene(CALayer())
+        let scene = RefScene(CALayer())
         XCTAssertNil(scene.layer.backgroundColor)
-        transaction(duration: 1) {
+        refTransaction(duration: 1) {
             CATransaction.setAnimationTimingFunction(CAMediaTimingFunction(name: .linear))
             scene.layer.backgroundColor = CGColor(red: 1, green: 0.5, blue: 0, alpha: 1)
             scene.layer.isHidden = true
         }
         scene.frame(0.25)
-        assertColor(scene.shown.backgroundColor, [0.25, 0.125, 0, 0.25])
+        refAssertColor(scene.shown.backgroundColor, [0.25, 0.125, 0, 0.25])
         XCTAssertFalse(scene.shown.isHidden)
         scene.frame(0.5)
         XCTAssertTrue(scene.shown.isHidden)
@@ -154,8 +154,8 @@ final class AnimationTests: XCTestCase {
         let first = CGMutablePath(), second = CGMutablePath()
         first.addRect(CGRect(x: 0, y: 0, width: 1, height: 1))
         second.addEllipse(in: CGRect(x: 0, y: 0, width: 2, height: 2))
-        let scene = Scene(CAShapeLayer()) { $0.path = first }
-        transaction(duration: 1) {
+        let scene = RefScene(CAShapeLayer()) { $0.path = first }
+        refTransaction(duration: 1) {
             CATransaction.setAnimationTimingFunction(CAMediaTimingFunction(name: .linear))
             scene.layer.path = second
         }
@@ -167,17 +167,17 @@ final class AnimationTests: XCTestCase {
     }
 
     func test_replacingUnderAKeyTellsTheOldDelegateAndAppendsTheKey() {
-        let scene = Scene(CALayer())
-        let old = Recorder("old")
-        let first = basic("zPosition", from: 0.0, to: 1.0)
+        let scene = RefScene(CALayer())
+        let old = RefRecorder("old")
+        let first = refBasic("zPosition", from: 0.0, to: 1.0)
         first.delegate = old
-        transaction {
+        refTransaction {
             scene.layer.add(first, forKey: "a")
-            scene.layer.add(basic("opacity", from: 0.0, to: 1.0), forKey: "b")
+            scene.layer.add(refBasic("opacity", from: 0.0, to: 1.0), forKey: "b")
         }
         scene.frame(0.5)
         XCTAssertEqual(old.events, ["startold"])
-        scene.layer.add(basic("zPosition", from: 5.0, to: 6.0), forKey: "a")
+        scene.layer.add(refBasic("zPosition", from: 5.0, to: 6.0), forKey: "a")
         XCTAssertEqual(old.events, ["startold", "stopold(false)"], "told at once")
         XCTAssertEqual(scene.layer.animationKeys(), ["b", "a"])
         XCTAssertEqual(scene.shown.zPosition, 0.5, "a replacement keeps what is shown until the next frame")
@@ -185,9 +185,9 @@ final class AnimationTests: XCTestCase {
     }
 
     func test_removeAnimationSnapsToTheModelAtOnce() {
-        let scene = Scene(CALayer()) { $0.cornerRadius = 3 }
-        let recorder = Recorder()
-        let a = basic("cornerRadius", from: 10.0, to: 20.0)
+        let scene = RefScene(CALayer()) { $0.cornerRadius = 3 }
+        let recorder = RefRecorder()
+        let a = refBasic("cornerRadius", from: 10.0, to: 20.0)
         a.delegate = recorder
         add(a, to: scene.layer)
         scene.frame(0.5)
@@ -199,8 +199,8 @@ final class AnimationTests: XCTestCase {
     }
 
     func test_addCopiesTheAnimation() {
-        let scene = Scene(CALayer())
-        let a = basic("cornerRadius", from: 0.0, to: 10.0)
+        let scene = RefScene(CALayer())
+        let a = refBasic("cornerRadius", from: 0.0, to: 10.0)
         add(a, to: scene.layer)
         a.toValue = 1000.0
         scene.frame(0.5)
@@ -209,11 +209,11 @@ final class AnimationTests: XCTestCase {
     }
 
     func test_layerSpeedAndTimeOffsetGovernTheSubtree() {
-        let scene = Scene(CALayer())
+        let scene = RefScene(CALayer())
         let child = CALayer()
-        withoutActions { scene.layer.addSublayer(child) }
+        refWithoutActions { scene.layer.addSublayer(child) }
         scene.frame(0)
-        add(basic("cornerRadius", from: 0.0, to: 10.0, duration: 1), to: child)
+        add(refBasic("cornerRadius", from: 0.0, to: 10.0, duration: 1), to: child)
         scene.frame(0.2)
         XCTAssertEqual(Double(child.presentation()!.cornerRadius), 2, accuracy: 1e-12)
         // Pause the parent at its current local time (Apple's recipe).
@@ -232,23 +232,23 @@ final class AnimationTests: XCTestCase {
     }
 
     func test_keyValueCodingAndCustomKeys() {
-        let scene = Scene(CALayer())
-        withoutActions {
+        let scene = RefScene(CALayer())
+        refWithoutActions {
             scene.layer.setValue(CGFloat(30), forKeyPath: "position.y")
             scene.layer.setValue(2.0, forKey: "progress")
             scene.layer.setValue(CGSize(width: 4, height: 5), forKeyPath: "bounds.size")
         }
-        assertPoint(scene.layer.position, 0, 30)
+        refAssertPoint(scene.layer.position, 0, 30)
         XCTAssertEqual(scene.layer.bounds.size, CGSize(width: 4, height: 5))
         XCTAssertEqual(scene.layer.value(forKeyPath: "bounds.size.height") as? CGFloat, 5)
         XCTAssertEqual(scene.layer.value(forKey: "progress") as? Double, 2)
-        add(basic("progress", from: 0.0, to: 8.0), to: scene.layer)
+        add(refBasic("progress", from: 0.0, to: 8.0), to: scene.layer)
         scene.frame(0.25)
         let shown = scene.shown.value(forKey: "progress")
         XCTAssertTrue(shown is Double, "a Double model is handed back as a Double")
         XCTAssertEqual(shown as? Double ?? -1, 2, accuracy: 1e-12)
-        withoutActions { scene.layer.frame = CGRect(x: 10, y: 20, width: 40, height: 60) }
-        assertPoint(scene.layer.position, 30, 50)
+        refWithoutActions { scene.layer.frame = CGRect(x: 10, y: 20, width: 40, height: 60) }
+        refAssertPoint(scene.layer.position, 30, 50)
         XCTAssertEqual(scene.layer.frame, CGRect(x: 10, y: 20, width: 40, height: 60))
     }
 }

@@ -4,7 +4,7 @@ import XCTest
 
 /// A layer class with its own default action for `zPosition`.
 final class Special: CALayer {
-    static let fallback = RecordingAction()
+    static let fallback = RefRecordingAction()
     override class func defaultAction(forKey event: String) -> CAAction? {
         event == "zPosition" ? fallback : nil
     }
@@ -23,9 +23,9 @@ final class LookupAndTransactionTests: XCTestCase {
 
     func test_delegateActionEndsTheLookupAndNSNullStopsIt() {
         let layer = CALayer()
-        let action = RecordingAction()
-        let style = RecordingAction()
-        let delegate = Answering { key in key == "opacity" ? action : (key == "position" ? NSNull() : nil) }
+        let action = RefRecordingAction()
+        let style = RefRecordingAction()
+        let delegate = RefAnswering { key in key == "opacity" ? action : (key == "position" ? NSNull() : nil) }
         layer.delegate = delegate
         layer.style = ["actions": ["opacity": style, "cornerRadius": style]]
         XCTAssertTrue(layer.action(forKey: "opacity") === action, "the delegate's answer wins over the style")
@@ -36,7 +36,7 @@ final class LookupAndTransactionTests: XCTestCase {
 
     func test_actionsDictionaryThenNestedStyleThenDefaultThenBuiltIn() {
         let layer = Special()
-        let fromActions = RecordingAction(), fromInnerStyle = RecordingAction()
+        let fromActions = RefRecordingAction(), fromInnerStyle = RefRecordingAction()
         layer.actions = ["position": fromActions, "opacity": NSNull()]
         layer.style = ["style": ["style": ["actions": ["bounds": fromInnerStyle]]]]
         XCTAssertTrue(layer.action(forKey: "position") === fromActions)
@@ -53,8 +53,8 @@ final class LookupAndTransactionTests: XCTestCase {
     }
 
     func test_customActionRunsWithTheKeyAndLayerAfterTheModelChanged() {
-        let scene = Scene(CALayer())
-        let action = RecordingAction()
+        let scene = RefScene(CALayer())
+        let action = RefRecordingAction()
         scene.layer.actions = ["opacity": action, "myKey": action]
         scene.layer.opacity = 0.5
         scene.layer.setValue(3.0, forKey: "myKey")
@@ -65,10 +65,10 @@ final class LookupAndTransactionTests: XCTestCase {
     }
 
     func test_seed000_nsNullActionsDisableImplicitButNotExplicitAnimations() {
-        let scene = Scene(CAShapeLayer())
+        let scene = RefScene(CAShapeLayer())
         scene.layer.actions = ["strokeStart": NSNull(), "strokeEnd": NSNull(), "transform": NSNull()]
         scene.layer.strokeEnd = 0.5
-        scene.layer.add(basic("strokeStart", from: 0.0, to: 1.0, duration: 2), forKey: "draw")
+        scene.layer.add(refBasic("strokeStart", from: 0.0, to: 1.0, duration: 2), forKey: "draw")
         XCTAssertEqual(scene.layer.animationKeys(), ["draw"])
         CATransaction.flush()
         scene.frame(0.5)
@@ -79,13 +79,13 @@ final class LookupAndTransactionTests: XCTestCase {
     // MARK: implicit animations and transactions
 
     func test_implicitAnimationUsesQuarterSecondAndTheDefaultCurve() {
-        let scene = Scene(CALayer()) { $0.opacity = 1 }
+        let scene = RefScene(CALayer()) { $0.opacity = 1 }
         scene.layer.opacity = 0
         XCTAssertEqual(scene.layer.animationKeys(), ["opacity"])
         CATransaction.flush()   // the end of the run-loop turn: begins at the current time, 0
         for t in [0.05, 0.125, 0.2] {
             scene.frame(t)
-            XCTAssertEqual(Double(scene.shown.opacity), lerp(1, 0, Curve.caDefault(t / 0.25)), accuracy: 1e-6, "at \(t)")
+            XCTAssertEqual(Double(scene.shown.opacity), refLerp(1, 0, RefCurve.caDefault(t / 0.25)), accuracy: 1e-6, "at \(t)")
         }
         scene.frame(0.25)
         XCTAssertEqual(scene.shown.opacity, 0)
@@ -93,15 +93,15 @@ final class LookupAndTransactionTests: XCTestCase {
     }
 
     func test_seed001_transactionDurationAndTimingFunction() {
-        let scene = Scene(CALayer()) { $0.backgroundColor = CGColor(red: 1, green: 0, blue: 0, alpha: 1) }
+        let scene = RefScene(CALayer()) { $0.backgroundColor = CGColor(red: 1, green: 0, blue: 0, alpha: 1) }
         CATransaction.begin()
         CATransaction.setAnimationDuration(1)
         CATransaction.setAnimationTimingFunction(CAMediaTimingFunction(name: .easeIn))
         scene.layer.backgroundColor = CGColor(red: 0, green: 0, blue: 1, alpha: 1)
         CATransaction.commit()
         scene.frame(0.4)
-        let p = Curve.easeIn(0.4)
-        assertColor(scene.shown.backgroundColor, [1 - p, 0, p, 1], accuracy: 1e-6)
+        let p = RefCurve.easeIn(0.4)
+        refAssertColor(scene.shown.backgroundColor, [1 - p, 0, p, 1], accuracy: 1e-6)
     }
 
     func test_nestedTransactionsInheritSettings() {
@@ -122,14 +122,14 @@ final class LookupAndTransactionTests: XCTestCase {
     }
 
     func test_disableActionsChangesWithoutAnimationVisibleAfterTheCommit() {
-        let scene = Scene(CALayer()) { $0.position = CGPoint(x: 0, y: 0) }
+        let scene = RefScene(CALayer()) { $0.position = CGPoint(x: 0, y: 0) }
         CATransaction.begin()
         CATransaction.setDisableActions(true)
         scene.layer.position = CGPoint(x: 50, y: 60)
-        assertPoint(scene.shown.position, 0, 0)
+        refAssertPoint(scene.shown.position, 0, 0)
         CATransaction.commit()
         XCTAssertNil(scene.layer.animationKeys())
-        assertPoint(scene.shown.position, 50, 60)
+        refAssertPoint(scene.shown.position, 50, 60)
     }
 
     func test_presentationIsNilBeforeTheFirstCommitAndHidesUncommittedChanges() {
@@ -150,7 +150,7 @@ final class LookupAndTransactionTests: XCTestCase {
     }
 
     func test_commitWithoutBeginIsADiagnosticAndChangesNothing() {
-        let scene = Scene(CALayer())
+        let scene = RefScene(CALayer())
         scene.layer.opacity = 0.5   // opens the implicit transaction
         let diagnostics = StrataDiagnostics.capture { CATransaction.commit() }
         XCTAssertEqual(diagnostics.map(\.code), [.unbalancedCommit])
@@ -161,10 +161,10 @@ final class LookupAndTransactionTests: XCTestCase {
     }
 
     func test_animationsBeginAtTheOutermostCommit() {
-        let scene = Scene(CALayer())
+        let scene = RefScene(CALayer())
         scene.frame(1)
         CATransaction.begin()
-        transaction { scene.layer.add(basic("cornerRadius", from: 0.0, to: 10.0), forKey: "r") }
+        refTransaction { scene.layer.add(refBasic("cornerRadius", from: 0.0, to: 10.0), forKey: "r") }
         scene.frame(2)
         XCTAssertEqual(scene.shown.cornerRadius, 0, "pending until the outer commit: the model value")
         CATransaction.commit()   // media time is still 2
@@ -184,12 +184,12 @@ final class LookupAndTransactionTests: XCTestCase {
     }
 
     func test_completionBlockRunsInEndFrameWhenItsAnimationsFinish() {
-        let scene = Scene(CALayer())
+        let scene = RefScene(CALayer())
         var log: [String] = []
-        let recorder = Recorder()
+        let recorder = RefRecorder()
         CATransaction.begin()
         CATransaction.setCompletionBlock { log.append("done at \(CACurrentMediaTime())") }
-        let a = basic("zPosition", from: 0.0, to: 1.0, duration: 0.5)
+        let a = refBasic("zPosition", from: 0.0, to: 1.0, duration: 0.5)
         a.delegate = recorder
         scene.layer.add(a, forKey: "z")
         scene.layer.cornerRadius = 4   // implicit, 0.25 s
@@ -206,11 +206,11 @@ final class LookupAndTransactionTests: XCTestCase {
     }
 
     func test_completionBlockRunsAtOnceWhenItsAnimationIsRemoved() {
-        let scene = Scene(CALayer())
+        let scene = RefScene(CALayer())
         var ran = false
-        transaction {
+        refTransaction {
             CATransaction.setCompletionBlock { ran = true }
-            scene.layer.add(basic("zPosition", from: 0.0, to: 1.0, duration: 5), forKey: "z")
+            scene.layer.add(refBasic("zPosition", from: 0.0, to: 1.0, duration: 5), forKey: "z")
         }
         scene.frame(1)
         XCTAssertFalse(ran)
@@ -219,14 +219,14 @@ final class LookupAndTransactionTests: XCTestCase {
     }
 
     func test_outerCompletionBlockWaitsForNestedTransactionsAnimations() {
-        let scene = Scene(CALayer())
+        let scene = RefScene(CALayer())
         var log: [String] = []
         CATransaction.begin()
         CATransaction.setCompletionBlock { log.append("outer") }
-        scene.layer.add(basic("zPosition", from: 0.0, to: 1.0, duration: 1), forKey: "short")
+        scene.layer.add(refBasic("zPosition", from: 0.0, to: 1.0, duration: 1), forKey: "short")
         CATransaction.begin()
         CATransaction.setCompletionBlock { log.append("inner") }
-        scene.layer.add(basic("cornerRadius", from: 0.0, to: 1.0, duration: 2), forKey: "long")
+        scene.layer.add(refBasic("cornerRadius", from: 0.0, to: 1.0, duration: 2), forKey: "long")
         CATransaction.commit()
         CATransaction.commit()
         scene.frame(1)
@@ -236,7 +236,7 @@ final class LookupAndTransactionTests: XCTestCase {
     }
 
     func test_seed003_completionBlockRotatesAfterTheColourChange() {
-        let scene = Scene(CALayer()) { $0.backgroundColor = CGColor(red: 1, green: 1, blue: 1, alpha: 1) }
+        let scene = RefScene(CALayer()) { $0.backgroundColor = CGColor(red: 1, green: 1, blue: 1, alpha: 1) }
         CATransaction.begin()
         CATransaction.setAnimationDuration(1)
         CATransaction.setCompletionBlock {
@@ -250,10 +250,10 @@ final class LookupAndTransactionTests: XCTestCase {
         XCTAssertEqual(scene.layer.animationKeys(), ["transform"], "the block ran at the end of the fade")
         scene.frame(1.125)    // the block's change is committed here: the rotation begins
         scene.frame(1.25)
-        let p = Curve.caDefault(0.5)
+        let p = RefCurve.caDefault(0.5)
         let shown = scene.shown.transform
-        XCTAssertEqual(Double(shown.m11), lerp(1, cos(.pi / 2), p), accuracy: 1e-9)
-        XCTAssertEqual(Double(shown.m12), lerp(0, 1, p), accuracy: 1e-9,
+        XCTAssertEqual(Double(shown.m11), refLerp(1, cos(.pi / 2), p), accuracy: 1e-9)
+        XCTAssertEqual(Double(shown.m12), refLerp(0, 1, p), accuracy: 1e-9,
                        "transforms interpolate entry by entry (not \(sin(Double.pi / 2 * p)))")
     }
 }

@@ -3,17 +3,17 @@ import StrataReference
 import XCTest
 
 /// A cubic Bézier timing curve solved here by plain bisection, independently of the engine.
-struct Curve {
+struct RefCurve {
     let x1: Double, y1: Double, x2: Double, y2: Double
 
     init(_ x1: Float, _ y1: Float, _ x2: Float, _ y2: Float) {
         self.x1 = Double(x1); self.y1 = Double(y1); self.x2 = Double(x2); self.y2 = Double(y2)
     }
 
-    static let easeIn = Curve(0.42, 0, 1, 1)
-    static let easeOut = Curve(0, 0, 0.58, 1)
-    static let easeInEaseOut = Curve(0.42, 0, 0.58, 1)
-    static let caDefault = Curve(0.25, 0.1, 0.25, 1)
+    static let easeIn = RefCurve(0.42, 0, 1, 1)
+    static let easeOut = RefCurve(0, 0, 0.58, 1)
+    static let easeInEaseOut = RefCurve(0.42, 0, 0.58, 1)
+    static let caDefault = RefCurve(0.25, 0.1, 0.25, 1)
 
     private func bezier(_ s: Double, _ c1: Double, _ c2: Double) -> Double {
         let u = 1 - s
@@ -33,10 +33,10 @@ struct Curve {
     }
 }
 
-func lerp(_ a: Double, _ b: Double, _ p: Double) -> Double { a + (b - a) * p }
+func refLerp(_ a: Double, _ b: Double, _ p: Double) -> Double { a + (b - a) * p }
 
 /// Runs `body` in an explicit transaction with actions disabled: set-up that must not animate.
-func withoutActions(_ body: () -> Void) {
+func refWithoutActions(_ body: () -> Void) {
     CATransaction.begin()
     CATransaction.setDisableActions(true)
     body()
@@ -44,21 +44,21 @@ func withoutActions(_ body: () -> Void) {
 }
 
 /// Runs `body` in an explicit transaction (optionally with a duration).
-func transaction(duration: Double? = nil, _ body: () -> Void) {
+func refTransaction(duration: Double? = nil, _ body: () -> Void) {
     CATransaction.begin()
     if let duration { CATransaction.setAnimationDuration(duration) }
     body()
     CATransaction.commit()
 }
 
-func assertPoint(_ p: CGPoint?, _ x: Double, _ y: Double, accuracy: Double = 1e-9,
+func refAssertPoint(_ p: CGPoint?, _ x: Double, _ y: Double, accuracy: Double = 1e-9,
                  file: StaticString = #filePath, line: UInt = #line) {
     guard let p else { return XCTFail("no point", file: file, line: line) }
     XCTAssertEqual(Double(p.x), x, accuracy: accuracy, "x", file: file, line: line)
     XCTAssertEqual(Double(p.y), y, accuracy: accuracy, "y", file: file, line: line)
 }
 
-func assertColor(_ c: CGColor?, _ rgba: [Double], accuracy: Double = 1e-9,
+func refAssertColor(_ c: CGColor?, _ rgba: [Double], accuracy: Double = 1e-9,
                  file: StaticString = #filePath, line: UInt = #line) {
     guard let components = c?.components, components.count == 4 else {
         return XCTFail("expected \(rgba), got \(String(describing: c))", file: file, line: line)
@@ -69,7 +69,7 @@ func assertColor(_ c: CGColor?, _ rgba: [Double], accuracy: Double = 1e-9,
 }
 
 /// Records what a CAAnimationDelegate is told, in order.
-final class Recorder: NSObject, CAAnimationDelegate {
+final class RefRecorder: NSObject, CAAnimationDelegate {
     var events: [String] = []
     let name: String
     init(_ name: String = "") { self.name = name }
@@ -78,7 +78,7 @@ final class Recorder: NSObject, CAAnimationDelegate {
 }
 
 /// A CAAction that records each run.
-final class RecordingAction: NSObject, CAAction {
+final class RefRecordingAction: NSObject, CAAction {
     var runs: [(String, AnyObject)] = []
     func run(forKey event: String, object anObject: Any, arguments dict: [AnyHashable: Any]?) {
         runs.append((event, anObject as AnyObject))
@@ -86,7 +86,7 @@ final class RecordingAction: NSObject, CAAction {
 }
 
 /// A layer delegate answering with a closure and recording the keys it is asked about.
-final class Answering: NSObject, CALayerDelegate {
+final class RefAnswering: NSObject, CALayerDelegate {
     var asked: [String] = []
     let answer: (String) -> CAAction?
     init(_ answer: @escaping (String) -> CAAction?) { self.answer = answer }
@@ -98,7 +98,7 @@ final class Answering: NSObject, CALayerDelegate {
 
 /// A root with one layer set up without actions and rendered at media time 0, so whatever a
 /// test commits next starts at 0.
-final class Scene<Layer: CALayer> {
+final class RefScene<Layer: CALayer> {
     let root = CALayer()
     let layer: Layer
     let renderer: CARenderer
@@ -107,7 +107,7 @@ final class Scene<Layer: CALayer> {
         CATransaction.flush()
         self.layer = layer
         renderer = CARenderer(layer: root)
-        withoutActions {
+        refWithoutActions {
             configure(layer)
             root.addSublayer(layer)
         }
@@ -122,7 +122,7 @@ final class Scene<Layer: CALayer> {
     }
 }
 
-func basic(_ keyPath: String, from: Any? = nil, to: Any? = nil, by: Any? = nil, duration: Double = 1) -> CABasicAnimation {
+func refBasic(_ keyPath: String, from: Any? = nil, to: Any? = nil, by: Any? = nil, duration: Double = 1) -> CABasicAnimation {
     let a = CABasicAnimation(keyPath: keyPath)
     a.fromValue = from
     a.toValue = to

@@ -12,7 +12,7 @@ final class TreeViewAndDiagnosticsTests: XCTestCase {
 
     func test_orderEventsOnAddMoveRemoveAndHide() {
         let a = CALayer(), b = CALayer(), child = CALayer()
-        let action = RecordingAction()
+        let action = RefRecordingAction()
         child.actions = [kCAOnOrderIn: action, kCAOnOrderOut: action, "hidden": NSNull()]
         a.addSublayer(child)
         b.addSublayer(child)          // moved: joins b
@@ -21,14 +21,14 @@ final class TreeViewAndDiagnosticsTests: XCTestCase {
         child.isHidden = true
         child.isHidden = false
         XCTAssertEqual(action.runs.map { $0.0 }, [kCAOnOrderIn, kCAOnOrderIn, kCAOnOrderIn, kCAOnOrderOut, kCAOnOrderOut, kCAOnOrderIn])
-        withoutActions { a.addSublayer(child) }
+        refWithoutActions { a.addSublayer(child) }
         XCTAssertEqual(action.runs.count, 6, "disabled actions run no events")
     }
 
     func test_sublayerInsertionReplacementAndSublayersSetter() {
         let root = CALayer()
         let l = (0..<5).map { _ in CALayer() }
-        withoutActions {
+        refWithoutActions {
             root.addSublayer(l[0])
             root.insertSublayer(l[1], at: 0)
             root.insertSublayer(l[2], above: l[1])
@@ -37,10 +37,10 @@ final class TreeViewAndDiagnosticsTests: XCTestCase {
         }
         func order() -> [Int] { (root.sublayers ?? []).map { s in l.firstIndex { $0 === s }! } }
         XCTAssertEqual(order(), [1, 2, 3, 0, 4])
-        withoutActions { root.insertSublayer(l[1], above: l[0]) }
+        refWithoutActions { root.insertSublayer(l[1], above: l[0]) }
         XCTAssertEqual(order(), [2, 3, 0, 1, 4], "moving within the same parent")
         let newcomer = CALayer()
-        withoutActions { root.replaceSublayer(l[3], with: newcomer) }
+        refWithoutActions { root.replaceSublayer(l[3], with: newcomer) }
         XCTAssertNil(l[3].superlayer)
         XCTAssertTrue(root.sublayers?[1] === newcomer)
         root.sublayers = [l[4], l[2]]
@@ -70,7 +70,7 @@ final class TreeViewAndDiagnosticsTests: XCTestCase {
         let view = View(frame: CGRect(x: 0, y: 0, width: 100, height: 100))
         let renderer = CARenderer(layer: view.layer)
         renderer.renderFrame(atTime: 0)
-        assertPoint(view.layer.presentation()?.position, 50, 50)
+        refAssertPoint(view.layer.presentation()?.position, 50, 50)
         view.layer.opacity = 0
         XCTAssertNil(view.layer.animationKeys(), "the view answers NSNull outside a block")
         renderer.renderFrame(atTime: 0.1)
@@ -78,7 +78,7 @@ final class TreeViewAndDiagnosticsTests: XCTestCase {
         View.animate(withDuration: 1, animations: { view.layer.opacity = 1 }, completion: { finished.append($0) })
         XCTAssertEqual(view.layer.animationKeys(), ["opacity"])
         renderer.renderFrame(atTime: 0.4)
-        XCTAssertEqual(Double(view.layer.presentation()!.opacity), Curve.easeInEaseOut(0.3), accuracy: 1e-6)
+        XCTAssertEqual(Double(view.layer.presentation()!.opacity), RefCurve.easeInEaseOut(0.3), accuracy: 1e-6)
         renderer.renderFrame(atTime: 1.1)
         XCTAssertEqual(finished, [true])
         let child = View(frame: .zero)
@@ -88,17 +88,17 @@ final class TreeViewAndDiagnosticsTests: XCTestCase {
     }
 
     func test_badValuesAreRefusedAndChangeNothing() {
-        let scene = Scene(CALayer()) { $0.opacity = 0.5 }
-        let bad = basic("opacity", from: CGPoint(x: 1, y: 1), to: 1.0)
+        let scene = RefScene(CALayer()) { $0.opacity = 0.5 }
+        let bad = refBasic("opacity", from: CGPoint(x: 1, y: 1), to: 1.0)
         let diagnostics = StrataDiagnostics.capture {
             scene.layer.setValue(CGPoint(x: 1, y: 2), forKey: "opacity")
             scene.layer.opacity = .nan
             scene.layer.setValue(1.0, forKeyPath: "position.z")
             scene.layer.setValue(1.0, forKey: "strokeEnd")
             scene.layer.add(bad, forKey: "bad")
-            scene.layer.add(basic("speed", to: 2.0), forKey: "timing")
+            scene.layer.add(refBasic("speed", to: 2.0), forKey: "timing")
             scene.shown.opacity = 0.1
-            let negative = basic("opacity", to: 0.0)
+            let negative = refBasic("opacity", to: 0.0)
             negative.duration = -1
             scene.layer.add(negative, forKey: "negative")
         }
@@ -115,7 +115,7 @@ final class TreeViewAndDiagnosticsTests: XCTestCase {
         XCTAssertEqual(StrataEngine.layerCount, before + 2)
         _ = layers[0].presentation()
         layers[0].opacity = 0
-        layers[1].add(basic("strokeEnd", from: 0.0, to: 1.0), forKey: nil)
+        layers[1].add(refBasic("strokeEnd", from: 0.0, to: 1.0), forKey: nil)
         XCTAssertEqual(StrataEngine.activeAnimationCount, 2)
         XCTAssertNil(layers[1].animationKeys(), "a nil key is not listed")
         layers.removeAll()
@@ -162,7 +162,7 @@ final class TreeViewAndDiagnosticsTests: XCTestCase {
         CAMediaTimingFunction(controlPoints: -1, 0.5, 2, 0.5).getControlPoint(at: 1, values: &p)
         XCTAssertEqual(p, [0, 0.5], "x is clamped to 0...1")
         XCTAssertEqual(CAMediaTimingFunction(name: .default), CAMediaTimingFunction(controlPoints: 0.25, 0.1, 0.25, 1))
-        XCTAssertEqual(CAMediaTimingFunction(name: .easeOut).evaluate(at: 0.3), Curve.easeOut(0.3), accuracy: 1e-9)
+        XCTAssertEqual(CAMediaTimingFunction(name: .easeOut).evaluate(at: 0.3), RefCurve.easeOut(0.3), accuracy: 1e-9)
         let shape = CAShapeLayer()
         XCTAssertEqual([shape.strokeStart, shape.strokeEnd, shape.lineWidth, shape.miterLimit, shape.lineDashPhase], [0, 1, 1, 10, 0])
         XCTAssertEqual(shape.fillColor, CGColor(red: 0, green: 0, blue: 0, alpha: 1))
@@ -171,7 +171,7 @@ final class TreeViewAndDiagnosticsTests: XCTestCase {
         XCTAssertEqual(layer.shadowOffset, CGSize(width: 0, height: -3))
         XCTAssertEqual(layer.shadowRadius, 3)
         XCTAssertEqual(layer.contentsRect, CGRect(x: 0, y: 0, width: 1, height: 1))
-        assertPoint(layer.anchorPoint, 0.5, 0.5)
+        refAssertPoint(layer.anchorPoint, 0.5, 0.5)
         XCTAssertTrue(layer.isDoubleSided)
         XCTAssertNil(layer.backgroundColor)
     }

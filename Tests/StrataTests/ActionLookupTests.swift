@@ -1,5 +1,9 @@
 import Foundation
+#if STRATA_REFERENCE
+import StrataReference
+#else
 import Strata
+#endif
 import XCTest
 
 /// The action lookup chain (SEMANTICS.md "Action lookup"): delegate -> actions -> style (and its

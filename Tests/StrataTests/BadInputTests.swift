@@ -1,5 +1,9 @@
 import Foundation
+#if STRATA_REFERENCE
+import StrataReference
+#else
 import Strata
+#endif
 import XCTest
 
 /// Bad input (API.md, SEMANTICS.md "commit() without a matching begin()"): each gets exactly one

@@ -1,5 +1,9 @@
 import Foundation
+#if STRATA_REFERENCE
+import StrataReference
+#else
 import Strata
+#endif
 import XCTest
 
 /// CABasicAnimation and the layer model it animates: interpolation values, timing functions,

@@ -1,5 +1,9 @@
 import Foundation
+#if STRATA_REFERENCE
+import StrataReference
+#else
 import Strata
+#endif
 import XCTest
 
 /// Bad input to keyframe, path, group and transition animations and to the timing model: a clear

@@ -1,5 +1,9 @@
 import Foundation
+#if STRATA_REFERENCE
+import StrataReference
+#else
 import Strata
+#endif
 import XCTest
 
 /// CAKeyframeAnimation with `values`: keyTimes, per-segment timing functions, and the five

@@ -1,5 +1,9 @@
 import Foundation
+#if STRATA_REFERENCE
+import StrataReference
+#else
 import Strata
+#endif
 import XCTest
 
 /// CAKeyframeAnimation with a `path` for `position`: segments (lines, quadratic and cubic curves,

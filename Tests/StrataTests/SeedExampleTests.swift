@@ -1,5 +1,9 @@
 import Foundation
+#if STRATA_REFERENCE
+import StrataReference
+#else
 import Strata
+#endif
 import XCTest
 
 /// The code examples of the seed articles (shared/seeds/), ported to Swift as literally as the

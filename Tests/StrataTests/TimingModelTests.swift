@@ -1,5 +1,9 @@
 import Foundation
+#if STRATA_REFERENCE
+import StrataReference
+#else
 import Strata
+#endif
 import XCTest
 
 /// CAMediaTiming in full (SEMANTICS.md "Timing"): speed, timeOffset, repeatCount, repeatDuration,

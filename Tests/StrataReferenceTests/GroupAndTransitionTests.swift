@@ -1,0 +1,1 @@
+../StrataTests/GroupAndTransitionTests.swift

@@ -1,0 +1,1 @@
+../StrataTests/Seed003Tests.swift
