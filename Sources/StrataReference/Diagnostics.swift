@@ -1,38 +1,5 @@
 import Foundation
 
-/// What kind of bad input a diagnostic reports.
-public enum StrataDiagnosticCode: String, Sendable {
-    /// A value whose type does not fit the key path (a CGPoint for `opacity`).
-    case wrongValueType
-    /// NaN or an infinite value where a finite one is required.
-    case nonFiniteValue
-    /// A key path that names no property of the layer.
-    case unknownKeyPath
-    /// A tree change that would make a layer its own ancestor.
-    case layerCycle
-    /// `CATransaction.commit()` without a matching `begin()`.
-    case unbalancedCommit
-    /// A thread ended with transactions still open; they were committed.
-    case openTransactionsAtThreadExit
-    /// Any other argument outside what the API accepts.
-    case invalidArgument
-}
-
-/// One diagnostic: bad input that the engine refused, leaving every other state unchanged.
-public struct StrataDiagnostic: Sendable, CustomStringConvertible {
-    /// What kind of bad input.
-    public let code: StrataDiagnosticCode
-    /// A sentence naming the input and what happened instead.
-    public let message: String
-    /// The API call site that received it, when known.
-    public let file: String
-    /// The line of `file`.
-    public let line: UInt
-
-    /// `[code] message (file:line)`.
-    public var description: String { "[\(code.rawValue)] \(message) (\(file):\(line))" }
-}
-
 /// The reference engine's diagnostics: every refused input goes to `handler` (standard error
 /// by default) and to every `capture` open on the thread.
 public enum StrataDiagnostics {

@@ -1,24 +1,5 @@
 import Foundation
 
-/// How an animation's value is held outside its active duration.
-public struct CAMediaTimingFillMode: RawRepresentable, Hashable, Sendable {
-    /// The mode's name.
-    public let rawValue: String
-    /// Creates a mode from its name.
-    public init(rawValue: String) { self.rawValue = rawValue }
-    /// No effect outside the active duration (the default).
-    public static let removed = CAMediaTimingFillMode(rawValue: "removed")
-    /// Holds the final value after the end.
-    public static let forwards = CAMediaTimingFillMode(rawValue: "forwards")
-    /// Holds the initial value before the start.
-    public static let backwards = CAMediaTimingFillMode(rawValue: "backwards")
-    /// Both of the above.
-    public static let both = CAMediaTimingFillMode(rawValue: "both")
-
-    var fillsForwards: Bool { self == .forwards || self == .both }
-    var fillsBackwards: Bool { self == .backwards || self == .both }
-}
-
 /// Core Animation's timing protocol, adopted by layers and animations.
 public protocol CAMediaTiming: AnyObject {
     /// Start time: for an animation, an absolute time in its layer's time (0 = when its
@@ -50,24 +31,6 @@ public let kCATransition = "transition"
 public let kCAOnOrderIn = "onOrderIn"
 /// The event a layer's action gets when it is removed from a tree or hidden.
 public let kCAOnOrderOut = "onOrderOut"
-
-/// The names of Core Animation's predefined timing curves.
-public struct CAMediaTimingFunctionName: RawRepresentable, Hashable, Sendable {
-    /// The curve's name.
-    public let rawValue: String
-    /// Creates a name from its string.
-    public init(rawValue: String) { self.rawValue = rawValue }
-    /// (0,0) (1,1): constant speed.
-    public static let linear = CAMediaTimingFunctionName(rawValue: "linear")
-    /// (0.42,0) (1,1): starts slowly.
-    public static let easeIn = CAMediaTimingFunctionName(rawValue: "easeIn")
-    /// (0,0) (0.58,1): ends slowly.
-    public static let easeOut = CAMediaTimingFunctionName(rawValue: "easeOut")
-    /// (0.42,0) (0.58,1): starts and ends slowly.
-    public static let easeInEaseOut = CAMediaTimingFunctionName(rawValue: "easeInEaseOut")
-    /// (0.25,0.1) (0.25,1): the curve of built-in implicit animations.
-    public static let `default` = CAMediaTimingFunctionName(rawValue: "default")
-}
 
 /// A timing curve: a cubic Bézier from (0,0) to (1,1) through two control points, mapping an
 /// animation's linear time fraction to its progress.
@@ -172,4 +135,9 @@ open class CAMediaTimingFunction: NSObject {
     open override var hash: Int { [c1x, c1y, c2x, c2y].hashValue }
 
     open override var description: String { "CAMediaTimingFunction(\(c1x), \(c1y), \(c2x), \(c2y))" }
+}
+
+extension CAMediaTimingFillMode {
+    var fillsForwards: Bool { self == .forwards || self == .both }
+    var fillsBackwards: Bool { self == .backwards || self == .both }
 }

@@ -1,16 +1,5 @@
 import Foundation
 
-/// The engine's own animation value: raw components, accepted wherever Core Animation takes
-/// a boxed value (`fromValue`, `toValue`, `byValue`, `values`, `setValue(_:forKey:)`). Its
-/// count must match the key path (1 for `opacity`, 2 for `position`, 4 for colours and
-/// rects, 16 for transforms in m11...m44 order).
-public struct StrataValue: Equatable, Sendable {
-    /// The components.
-    public var lanes: [Double]
-    /// A value of the given components.
-    public init(_ lanes: [Double]) { self.lanes = lanes }
-}
-
 /// The shape of a property value. Interpolatable values are kept as arrays of `Double`
 /// components (a nil colour is four NaNs) in the layers' dictionaries, and boxed back into
 /// their Swift type when read.

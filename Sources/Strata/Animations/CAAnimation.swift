@@ -122,36 +122,6 @@ open class CABasicAnimation: CAPropertyAnimation {
     }
 }
 
-/// How a keyframe animation computes values between keyframes.
-public struct CAAnimationCalculationMode: RawRepresentable, Hashable, Sendable {
-    /// The mode's name.
-    public let rawValue: String
-    /// Creates a mode from its name.
-    public init(rawValue: String) { self.rawValue = rawValue }
-    /// Straight lines between keyframes.
-    public static let linear = CAAnimationCalculationMode(rawValue: "linear")
-    /// Jumps from keyframe to keyframe.
-    public static let discrete = CAAnimationCalculationMode(rawValue: "discrete")
-    /// Constant velocity, keyTimes ignored.
-    public static let paced = CAAnimationCalculationMode(rawValue: "paced")
-    /// A smooth spline through the keyframes.
-    public static let cubic = CAAnimationCalculationMode(rawValue: "cubic")
-    /// Smooth and paced.
-    public static let cubicPaced = CAAnimationCalculationMode(rawValue: "cubicPaced")
-}
-
-/// Whether a path animation turns the layer along the path.
-public struct CAAnimationRotationMode: RawRepresentable, Hashable, Sendable {
-    /// The mode's name.
-    public let rawValue: String
-    /// Creates a mode from its name.
-    public init(rawValue: String) { self.rawValue = rawValue }
-    /// Rotate to the path's tangent.
-    public static let rotateAuto = CAAnimationRotationMode(rawValue: "auto")
-    /// Rotate to the tangent plus 180 degrees.
-    public static let rotateAutoReverse = CAAnimationRotationMode(rawValue: "autoReverse")
-}
-
 /// Animates a key path through a sequence of values or along a path.
 open class CAKeyframeAnimation: CAPropertyAnimation {
     /// The keyframe values.
@@ -192,38 +162,6 @@ open class CAAnimationGroup: CAAnimation {
         c.animations = animations?.map { $0.copy() as! CAAnimation }
         return c
     }
-}
-
-/// The kind of a transition.
-public struct CATransitionType: RawRepresentable, Hashable, Sendable {
-    /// The type's name.
-    public let rawValue: String
-    /// Creates a type from its name.
-    public init(rawValue: String) { self.rawValue = rawValue }
-    /// Cross-fade (the default).
-    public static let fade = CATransitionType(rawValue: "fade")
-    /// The new content slides in over the old.
-    public static let moveIn = CATransitionType(rawValue: "moveIn")
-    /// The new content pushes the old out.
-    public static let push = CATransitionType(rawValue: "push")
-    /// The old content slides away to reveal the new.
-    public static let reveal = CATransitionType(rawValue: "reveal")
-}
-
-/// The direction of a transition.
-public struct CATransitionSubtype: RawRepresentable, Hashable, Sendable {
-    /// The subtype's name.
-    public let rawValue: String
-    /// Creates a subtype from its name.
-    public init(rawValue: String) { self.rawValue = rawValue }
-    /// From the right edge.
-    public static let fromRight = CATransitionSubtype(rawValue: "fromRight")
-    /// From the left edge (the default).
-    public static let fromLeft = CATransitionSubtype(rawValue: "fromLeft")
-    /// From the top edge.
-    public static let fromTop = CATransitionSubtype(rawValue: "fromTop")
-    /// From the bottom edge.
-    public static let fromBottom = CATransitionSubtype(rawValue: "fromBottom")
 }
 
 /// A transition of a layer's whole appearance. It animates no property: it always runs

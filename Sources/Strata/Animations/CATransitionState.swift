@@ -1,15 +1,5 @@
 import Foundation
 
-/// What a renderer needs to draw a running transition: its type, direction and progress.
-public struct CATransitionState: Equatable, Sendable {
-    /// The kind of transition.
-    public let type: CATransitionType
-    /// The direction (`.fromLeft` when the transition's subtype is nil).
-    public let subtype: CATransitionSubtype
-    /// startProgress + (endProgress - startProgress) * the transition's eased progress.
-    public let progress: Float
-}
-
 extension CALayer {
     /// The transition running on the layer at the last rendered frame (on the model layer
     /// and on presentation copies), or nil.

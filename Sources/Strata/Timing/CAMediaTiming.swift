@@ -1,39 +1,5 @@
 import Foundation
 
-/// How an animation's value is held outside its active duration.
-public struct CAMediaTimingFillMode: RawRepresentable, Hashable, Sendable {
-    /// The mode's name.
-    public let rawValue: String
-    /// Creates a mode from its name.
-    public init(rawValue: String) { self.rawValue = rawValue }
-    /// No effect outside the active duration (the default).
-    public static let removed = CAMediaTimingFillMode(rawValue: "removed")
-    /// Holds the final value after the end.
-    public static let forwards = CAMediaTimingFillMode(rawValue: "forwards")
-    /// Holds the initial value before the start.
-    public static let backwards = CAMediaTimingFillMode(rawValue: "backwards")
-    /// Both of the above.
-    public static let both = CAMediaTimingFillMode(rawValue: "both")
-
-    var code: UInt8 {
-        switch self {
-        case .forwards: return FillBits.forwards
-        case .backwards: return FillBits.backwards
-        case .both: return FillBits.forwards | FillBits.backwards
-        default: return 0
-        }
-    }
-
-    init(code: UInt8) {
-        switch code {
-        case FillBits.forwards: self = .forwards
-        case FillBits.backwards: self = .backwards
-        case FillBits.forwards | FillBits.backwards: self = .both
-        default: self = .removed
-        }
-    }
-}
-
 enum FillBits {
     static let forwards: UInt8 = 1
     static let backwards: UInt8 = 2
@@ -70,3 +36,23 @@ public let kCATransition = "transition"
 public let kCAOnOrderIn = "onOrderIn"
 /// The event a layer's action gets when it is removed from a tree or hidden.
 public let kCAOnOrderOut = "onOrderOut"
+
+extension CAMediaTimingFillMode {
+    var code: UInt8 {
+        switch self {
+        case .forwards: return FillBits.forwards
+        case .backwards: return FillBits.backwards
+        case .both: return FillBits.forwards | FillBits.backwards
+        default: return 0
+        }
+    }
+
+    init(code: UInt8) {
+        switch code {
+        case FillBits.forwards: self = .forwards
+        case FillBits.backwards: self = .backwards
+        case FillBits.forwards | FillBits.backwards: self = .both
+        default: self = .removed
+        }
+    }
+}

@@ -1,16 +1,5 @@
 import Foundation
 
-/// The engine's own animation value: raw lanes of `Double`, accepted wherever Core Animation
-/// takes a boxed value (`fromValue`, `toValue`, `byValue`, `values`). Its lane count must
-/// match the key path (1 for `opacity`, 2 for `position`, 4 for colours and rects, 16 for
-/// transforms in m11...m44 order).
-public struct StrataValue: Equatable, Sendable {
-    /// The lanes.
-    public var lanes: [Double]
-    /// A value of the given lanes.
-    public init(_ lanes: [Double]) { self.lanes = lanes }
-}
-
 /// Conversions between Core Animation's boxed values and lanes, done once at the boundary.
 enum LaneValue {
     /// A scalar from any of the numeric types the API accepts.
