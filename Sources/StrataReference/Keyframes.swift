@@ -63,19 +63,32 @@ enum KeyframeSegment {
         derivative(at: s).reduce(0) { $0 + $1 * $1 }.squareRoot()
     }
 
-    /// Arc length from parameter 0 to `s`: composite 5-point Gauss-Legendre on 16 pieces.
+    /// Arc length from parameter 0 to `s`: adaptive Simpson quadrature of the speed (the
+    /// speed has kinks where it touches zero, which fixed-node rules get wrong).
     func arcLength(to s: Double) -> Double {
         if value(at: 0).count == 1 { return variation(to: s) }
-        let nodes = [0.0, -0.5384693101056831, 0.5384693101056831, -0.9061798459386640, 0.9061798459386640]
-        let weights = [0.5688888888888889, 0.4786286704993665, 0.4786286704993665, 0.2369268850561891, 0.2369268850561891]
-        let pieces = 16
+        guard s > 0 else { return 0 }
+        func simpson(_ a: Double, _ b: Double, _ fa: Double, _ fm: Double, _ fb: Double) -> Double {
+            (b - a) / 6 * (fa + 4 * fm + fb)
+        }
+        func adaptive(_ a: Double, _ b: Double, _ fa: Double, _ fm: Double, _ fb: Double,
+                      _ whole: Double, _ tolerance: Double, _ depth: Int) -> Double {
+            let m = (a + b) / 2
+            let lm = (a + m) / 2, rm = (m + b) / 2
+            let flm = speed(at: lm), frm = speed(at: rm)
+            let left = simpson(a, m, fa, flm, fm), right = simpson(m, b, fm, frm, fb)
+            if depth <= 0 || abs(left + right - whole) <= 15 * tolerance {
+                return left + right + (left + right - whole) / 15
+            }
+            return adaptive(a, m, fa, flm, fm, left, tolerance / 2, depth - 1)
+                + adaptive(m, b, fm, frm, fb, right, tolerance / 2, depth - 1)
+        }
+        // Start from 8 pieces so no feature hides between the first samples.
         var total = 0.0
-        for j in 0..<pieces {
-            let lo = s * Double(j) / Double(pieces), hi = s * Double(j + 1) / Double(pieces)
-            let mid = (lo + hi) / 2, half = (hi - lo) / 2
-            var sum = 0.0
-            for (x, w) in zip(nodes, weights) { sum += w * speed(at: mid + half * x) }
-            total += sum * half
+        for j in 0..<8 {
+            let a = s * Double(j) / 8, b = s * Double(j + 1) / 8
+            let fa = speed(at: a), fm = speed(at: (a + b) / 2), fb = speed(at: b)
+            total += adaptive(a, b, fa, fm, fb, simpson(a, b, fa, fm, fb), 1e-11, 40)
         }
         return total
     }
