@@ -254,8 +254,14 @@ extension EngineContext {
             entryDone(Int32(e))
             timings.release(Int32(e))
         }
-        if rotated && !hasAnimation(row: r.layer, property: .transform) {
-            layers.snapPresentation(r.layer, .transform)
+        if rotated {
+            animations.rotatingSlots -= 1
+            if !snap {
+                // Replaced: the turned transform shows until the next frame refreshes it.
+                refreshAtRender.append((r.layer, .transform))
+            } else if !hasAnimation(row: r.layer, property: .transform) {
+                layers.snapPresentation(r.layer, .transform)
+            }
         }
         if r.property >= 0 {
             let p = PropertyID(r.property)

@@ -11,6 +11,12 @@ extension EngineContext {
     /// lane tracks (SIMD kernels) and keyframe tracks, then composed layer properties,
     /// derived transform fields and custom keys, path rotation, object values.
     func render() {
+        if !refreshAtRender.isEmpty {
+            for (row, p) in refreshAtRender where layers.flags[Int(row)] & LayerFlags.alive != 0 {
+                if !hasAnimation(row: row, property: p) { layers.snapPresentation(row, p) }
+            }
+            refreshAtRender.removeAll(keepingCapacity: true)
+        }
         timings.evaluate(now: now) { [layers] row, t in layers.localTime(row, t) }
         let prog = timings.progress.base, phase = timings.phase.base, iter = timings.iteration.base
         // Index loops: an array iterator allocates in unoptimised builds.
@@ -28,9 +34,7 @@ extension EngineContext {
         }
         if !animations.composed.isEmpty { composeAll() }
         if !animations.derivedRecords.isEmpty { renderDerived() }
-        for i in 0..<animations.keyframeTracks.count where animations.keyframeTracks[i].count > 0 {
-            renderRotation(animations.keyframeTracks[i])
-        }
+        if animations.rotatingSlots > 0 { renderRotations() }
         if !animations.objectRecords.isEmpty { renderObjects() }
     }
 
@@ -138,23 +142,32 @@ extension EngineContext {
         return false
     }
 
-    /// rotationMode: the path tangent turns the presentation transform about z.
-    private func renderRotation(_ t: KeyframeTrack) {
-        for s in 0..<t.count where t.flags[s] & SlotFlags.rotate != 0 {
-            let angle = t.angle[s]
-            let row = t.layer[s]
-            guard !angle.isNaN else {
-                // Not active (finished and held without fill): the model transform shows.
-                if !hasLaneAnimation(row: row, property: .transform) { layers.snapPresentation(row, .transform) }
-                continue
+    /// rotationMode: the path tangent turns the presentation transform about z. Several
+    /// rotating animations of one layer apply in add order on top of each other.
+    private func renderRotations() {
+        var turns: [(row: Int32, sequence: UInt64, angle: Double)] = []
+        for i in 0..<animations.keyframeTracks.count {
+            let t = animations.keyframeTracks[i]
+            for s in 0..<t.count where t.flags[s] & SlotFlags.rotate != 0 {
+                turns.append((t.layer[s], animations.records[Int(t.record[s])].sequence, t.angle[s]))
             }
-            let pres = layers.presentationColumn(.transform), model = layers.modelColumn(.transform)
+        }
+        turns.sort { $0.row != $1.row ? $0.row < $1.row : $0.sequence < $1.sequence }
+        let pres = layers.presentationColumn(.transform), model = layers.modelColumn(.transform)
+        var k = 0
+        while k < turns.count {
+            let row = turns[k].row
             let base = Int(row) * 16
             let animated = hasLaneAnimation(row: row, property: .transform)
             let lanes = (0..<16).map { animated ? pres[base + $0] : model[base + $0] }
-            let current = lanes.withUnsafeBufferPointer { LaneValue.transform($0.baseAddress!) }
-            let rotated = LaneValue.transformLanes(CATransform3DRotate(current, CGFloat(angle), 0, 0, 1))
-            for c in 0..<16 { pres[base + c] = rotated[c] }
+            var current = lanes.withUnsafeBufferPointer { LaneValue.transform($0.baseAddress!) }
+            while k < turns.count && turns[k].row == row {
+                // Not active (finished and held without fill): adds nothing.
+                if !turns[k].angle.isNaN { current = CATransform3DRotate(current, CGFloat(turns[k].angle), 0, 0, 1) }
+                k += 1
+            }
+            let out = LaneValue.transformLanes(current)
+            for c in 0..<16 { pres[base + c] = out[c] }
         }
     }
 
@@ -210,16 +223,19 @@ extension EngineContext {
                 id = r.nextInTiming
             }
         }
+        // Completion groups are released in the add order of the animations that complete.
+        var released: [(UInt64, Int32)] = []
         for k in 0..<completed.count where timings.alive[Int(completed[k])] && timings.params[Int(completed[k])].parent < 0 {
-            if timings.firstRecord[Int(completed[k])] < 0 || !timings.params[Int(completed[k])].removedOnCompletion {
-                entryDone(completed[k])
-            }
+            var first = UInt64.max
+            var id = timings.firstRecord[Int(completed[k])]
+            while id >= 0 { first = min(first, animations.records[Int(id)].sequence); id = animations.records[Int(id)].nextInTiming }
+            released.append((first, completed[k]))
         }
+        released.sort { $0.0 < $1.0 }
+        for (_, e) in released { entryDone(e) }
         var stopped: [(CAAnimation, Bool)] = []
         if !finished.isEmpty {
             finished.sort { $0.0 < $1.0 }
-            // Completion groups are released in the add order of their animations.
-            for (_, id) in finished { entryDone(animations.records[Int(id)].timing) }
             for (_, id) in finished {
                 let r = animations.records[Int(id)]
                 guard r.flags & RecordFlags.alive != 0 else { continue }

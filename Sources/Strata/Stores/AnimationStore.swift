@@ -65,6 +65,8 @@ final class AnimationStore {
     @exclusivity(unchecked) var derivedValues: [Int32: DerivedValue] = [:]
     /// Children of group records.
     @exclusivity(unchecked) var groupChildren: [Int32: [Int32]] = [:]
+    /// Keyframe slots that turn their layer along a path (rotationMode).
+    @exclusivity(unchecked) var rotatingSlots = 0
     /// Records of kind `.derived` and `.custom`, in add order.
     @exclusivity(unchecked) var derivedRecords: [Int32] = []
     @exclusivity(unchecked) private var trackIndex: [Int: Int32] = [:]
