@@ -41,11 +41,13 @@ public struct ScriptGenerator {
     }
 
     mutating func make(length: Int) -> Script {
-        let initial = Int.random(in: 1...min(6, maxLayers), using: &rng)
+        // Mostly small scenes; one in twenty builds a tree of hundreds of layers.
+        let initial = chance(0.05) ? Int.random(in: 100...300, using: &rng) : Int.random(in: 1...min(6, maxLayers), using: &rng)
         for _ in 0..<initial { makeLayer() }
-        while ops.count < length { step() }
+        let target = ops.count + length
+        while ops.count < target { step() }
         frame()
-        for l in 0..<layerCount { ops.append(.read(layer: l, keyPath: pick(Self.readKeys))) }
+        for _ in 0..<min(layerCount, 32) { ops.append(.read(layer: layer(), keyPath: pick(Self.readKeys))) }
         return Script(ops)
     }
 
@@ -214,7 +216,7 @@ public struct ScriptGenerator {
         case ..<0.58:
             if depth > 0 { ops.append(.commit); depth -= 1 } else { frame() }
         case ..<0.63:
-            if layerCount < maxLayers { makeLayer() } else { ops.append(.readKeys(layer: layer())) }
+                if layerCount < maxLayers { makeLayer() } else { ops.append(.readKeys(layer: layer())) }
         case ..<0.67:
             let l = layer()
             ops.append(chance(0.5) ? .removeFromSuperlayer(layer: l) : .addSublayer(parent: chance(0.5) ? -1 : layer(), child: l))

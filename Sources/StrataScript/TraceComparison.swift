@@ -1,3 +1,5 @@
+import Foundation
+
 /// Compares two traces: values within a relative tolerance (Bézier-timed values may differ
 /// by solver error), discrete values exactly, events in identical order.
 public enum TraceComparison {
@@ -31,10 +33,70 @@ public enum TraceComparison {
     }
 }
 
-/// Shrinks a failing script: drops operations (halves, then single ones) and rounds numbers
-/// while `fails` still holds, so the fixture kept is small enough to read.
+/// Shrinks a failing script: drops operations (halves, then single ones), then rounds its
+/// numbers (to integers, then to zero) while `fails` still holds, so the fixture kept is small
+/// enough to read.
 public enum ScriptShrinker {
     public static func shrink(_ script: Script, budget: Int = 400, fails: (Script) -> Bool) -> Script {
+        let dropped = dropOperations(script, budget: budget, fails: fails)
+        return shrinkNumbers(dropped, budget: budget / 2, fails: fails)
+    }
+
+    /// Rounds each number of the script's JSON form, keeping a rounding while the script
+    /// still fails.
+    static func shrinkNumbers(_ script: Script, budget: Int, fails: (Script) -> Bool) -> Script {
+        guard let data = try? JSONEncoder().encode(script),
+              var json = try? JSONSerialization.jsonObject(with: data) else { return script }
+        var best = script
+        var tries = 0
+        var index = 0
+        while tries < budget {
+            var seen = 0
+            var changed = false
+            var candidateFound: Script?
+            for replacement in [{ (x: Double) in x.rounded() }, { (_: Double) in 0.0 }] {
+                seen = 0
+                let candidate = rewrite(json, target: index, seen: &seen) { x in
+                    let y = replacement(x)
+                    if y != x { changed = true }
+                    return y
+                }
+                guard changed else { continue }
+                tries += 1
+                if let d = try? JSONSerialization.data(withJSONObject: candidate),
+                   let s = try? JSONDecoder().decode(Script.self, from: d), fails(s) {
+                    json = candidate
+                    candidateFound = s
+                }
+                changed = false
+            }
+            if let s = candidateFound { best = s }
+            index += 1
+            if index >= seen { break }
+        }
+        return best
+    }
+
+    /// `json` with its `target`-th number (depth-first) replaced by `f(number)`.
+    private static func rewrite(_ json: Any, target: Int, seen: inout Int, _ f: (Double) -> Double) -> Any {
+        switch json {
+        case let d as [String: Any]:
+            var out: [String: Any] = [:]
+            for k in d.keys.sorted() { out[k] = rewrite(d[k]!, target: target, seen: &seen, f) }
+            return out
+        case let a as [Any]:
+            return a.map { rewrite($0, target: target, seen: &seen, f) }
+        default:
+            if type(of: json) == Bool.self { return json }
+            let value: Double
+            if let x = json as? Double { value = x } else if let x = json as? Int { value = Double(x) }
+            else if let n = json as? NSNumber { value = n.doubleValue } else { return json }
+            defer { seen += 1 }
+            return seen == target ? f(value) : json
+        }
+    }
+
+    static func dropOperations(_ script: Script, budget: Int, fails: (Script) -> Bool) -> Script {
         var best = script
         var tries = 0
         var chunk = max(1, best.ops.count / 2)
