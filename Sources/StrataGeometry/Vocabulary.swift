@@ -161,3 +161,31 @@ public struct StrataDiagnostic: Sendable, CustomStringConvertible {
     /// `[code] message (file:line)`.
     public var description: String { "[\(code.rawValue)] \(message) (\(file):\(line))" }
 }
+
+/// Core Animation's timing protocol, adopted by layers and animations.
+public protocol CAMediaTiming: AnyObject {
+    /// Start time: for an animation, an absolute time in its layer's time (0 = when its
+    /// transaction commits).
+    var beginTime: Double { get set }
+    /// Length of one iteration in seconds (0 = the transaction's duration, 0.25 s by default).
+    var duration: Double { get set }
+    /// Rate of local time relative to the parent's.
+    var speed: Float { get set }
+    /// Offset added to local time.
+    var timeOffset: Double { get set }
+    /// Iterations (0 = 1; `.infinity` = forever).
+    var repeatCount: Float { get set }
+    /// Total duration of repetition, in seconds (0 = unused).
+    var repeatDuration: Double { get set }
+    /// Plays each iteration forwards then backwards.
+    var autoreverses: Bool { get set }
+    /// What holds outside the active duration.
+    var fillMode: CAMediaTimingFillMode { get set }
+}
+
+/// The key of transition animations.
+public let kCATransition = "transition"
+/// The event a layer's action gets when it is added to a tree or made visible.
+public let kCAOnOrderIn = "onOrderIn"
+/// The event a layer's action gets when it is removed from a tree or hidden.
+public let kCAOnOrderOut = "onOrderOut"

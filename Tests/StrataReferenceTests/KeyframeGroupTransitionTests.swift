@@ -43,8 +43,8 @@ final class KeyframeGroupTransitionTests: XCTestCase {
         a.keyTimes = [0, 0.2, 1]
         a.timingFunctions = [CAMediaTimingFunction(name: .easeIn), CAMediaTimingFunction(name: .easeOut)]
         add(a, to: scene.layer)
-        XCTAssertEqual(cornerRadius(scene, at: 0.1), 10 * RefCurve.easeIn(0.5), accuracy: 1e-9)
-        XCTAssertEqual(cornerRadius(scene, at: 0.6), 10 + 10 * RefCurve.easeOut(0.5), accuracy: 1e-9)
+        XCTAssertEqual(cornerRadius(scene, at: 0.1), 10 * ReferenceCurve.easeIn.progress(atFraction: 0.5), accuracy: 1e-9)
+        XCTAssertEqual(cornerRadius(scene, at: 0.6), 10 + 10 * ReferenceCurve.easeOut.progress(atFraction: 0.5), accuracy: 1e-9)
     }
 
     func test_discreteKeyframesJumpAndTakeOneMoreKeyTime() {
@@ -195,9 +195,9 @@ final class KeyframeGroupTransitionTests: XCTestCase {
         group.timingFunction = CAMediaTimingFunction(name: .easeIn)
         add(group, to: scene.layer)
         scene.frame(0.5)
-        let childTime = RefCurve.easeIn(0.25) * 2
+        let childTime = ReferenceCurve.easeIn.progress(atFraction: 0.25) * 2
         XCTAssertEqual(Double(scene.shown.zPosition), 10 * childTime / 2, accuracy: 1e-9)
-        XCTAssertEqual(Double(scene.shown.cornerRadius), 10 * RefCurve.easeOut(childTime / 2), accuracy: 1e-9)
+        XCTAssertEqual(Double(scene.shown.cornerRadius), 10 * ReferenceCurve.easeOut.progress(atFraction: childTime / 2), accuracy: 1e-9)
     }
 
     // MARK: transitions
@@ -229,7 +229,7 @@ final class KeyframeGroupTransitionTests: XCTestCase {
         scene.frame(0.1)
         scene.frame(0.225)
         XCTAssertEqual(scene.layer.runningTransition?.type, .fade)
-        XCTAssertEqual(Double(scene.layer.runningTransition?.progress ?? -1), RefCurve.caDefault(0.5), accuracy: 1e-6)
+        XCTAssertEqual(Double(scene.layer.runningTransition?.progress ?? -1), ReferenceCurve.caDefault.progress(atFraction: 0.5), accuracy: 1e-6)
         XCTAssertEqual(scene.shown.contents as? String, "image")
 
         let partial = CATransition()

@@ -85,7 +85,7 @@ final class LookupAndTransactionTests: XCTestCase {
         CATransaction.flush()   // the end of the run-loop turn: begins at the current time, 0
         for t in [0.05, 0.125, 0.2] {
             scene.frame(t)
-            XCTAssertEqual(Double(scene.shown.opacity), refLerp(1, 0, RefCurve.caDefault(t / 0.25)), accuracy: 1e-6, "at \(t)")
+            XCTAssertEqual(Double(scene.shown.opacity), lerp(1, 0, ReferenceCurve.caDefault.progress(atFraction: t / 0.25)), accuracy: 1e-6, "at \(t)")
         }
         scene.frame(0.25)
         XCTAssertEqual(scene.shown.opacity, 0)
@@ -100,7 +100,7 @@ final class LookupAndTransactionTests: XCTestCase {
         scene.layer.backgroundColor = CGColor(red: 0, green: 0, blue: 1, alpha: 1)
         CATransaction.commit()
         scene.frame(0.4)
-        let p = RefCurve.easeIn(0.4)
+        let p = ReferenceCurve.easeIn.progress(atFraction: 0.4)
         refAssertColor(scene.shown.backgroundColor, [1 - p, 0, p, 1], accuracy: 1e-6)
     }
 
@@ -250,10 +250,10 @@ final class LookupAndTransactionTests: XCTestCase {
         XCTAssertEqual(scene.layer.animationKeys(), ["transform"], "the block ran at the end of the fade")
         scene.frame(1.125)    // the block's change is committed here: the rotation begins
         scene.frame(1.25)
-        let p = RefCurve.caDefault(0.5)
+        let p = ReferenceCurve.caDefault.progress(atFraction: 0.5)
         let shown = scene.shown.transform
-        XCTAssertEqual(Double(shown.m11), refLerp(1, cos(.pi / 2), p), accuracy: 1e-9)
-        XCTAssertEqual(Double(shown.m12), refLerp(0, 1, p), accuracy: 1e-9,
+        XCTAssertEqual(Double(shown.m11), lerp(1, cos(.pi / 2), p), accuracy: 1e-9)
+        XCTAssertEqual(Double(shown.m12), lerp(0, 1, p), accuracy: 1e-9,
                        "transforms interpolate entry by entry (not \(sin(Double.pi / 2 * p)))")
     }
 }

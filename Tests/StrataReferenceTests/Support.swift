@@ -2,38 +2,6 @@ import Foundation
 import StrataReference
 import XCTest
 
-/// A cubic Bézier timing curve solved here by plain bisection, independently of the engine.
-struct RefCurve {
-    let x1: Double, y1: Double, x2: Double, y2: Double
-
-    init(_ x1: Float, _ y1: Float, _ x2: Float, _ y2: Float) {
-        self.x1 = Double(x1); self.y1 = Double(y1); self.x2 = Double(x2); self.y2 = Double(y2)
-    }
-
-    static let easeIn = RefCurve(0.42, 0, 1, 1)
-    static let easeOut = RefCurve(0, 0, 0.58, 1)
-    static let easeInEaseOut = RefCurve(0.42, 0, 0.58, 1)
-    static let caDefault = RefCurve(0.25, 0.1, 0.25, 1)
-
-    private func bezier(_ s: Double, _ c1: Double, _ c2: Double) -> Double {
-        let u = 1 - s
-        return 3 * u * u * s * c1 + 3 * u * s * s * c2 + s * s * s
-    }
-
-    /// Eased progress at `fraction` of the duration.
-    func callAsFunction(_ fraction: Double) -> Double {
-        if fraction <= 0 { return 0 }
-        if fraction >= 1 { return 1 }
-        var lo = 0.0, hi = 1.0
-        for _ in 0..<200 {
-            let mid = (lo + hi) / 2
-            if bezier(mid, x1, x2) < fraction { lo = mid } else { hi = mid }
-        }
-        return bezier((lo + hi) / 2, y1, y2)
-    }
-}
-
-func refLerp(_ a: Double, _ b: Double, _ p: Double) -> Double { a + (b - a) * p }
 
 /// Runs `body` in an explicit transaction with actions disabled: set-up that must not animate.
 func refWithoutActions(_ body: () -> Void) {
