@@ -57,6 +57,8 @@ public enum ScriptValue: Codable, Equatable, Sendable {
     case rect(Double, Double, Double, Double)
     case color([Double]?)
     case transform([Double])
+    /// An opaque object (contents): boxed as the string "object-N".
+    case object(Int)
 }
 
 /// A timing curve's control points.

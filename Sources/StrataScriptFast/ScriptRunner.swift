@@ -192,6 +192,7 @@ final class RunState {
         case let .size(w, h): return CGSize(width: w, height: h)
         case let .rect(x, y, w, h): return CGRect(x: x, y: y, width: w, height: h)
         case let .color(c): return c.map { CGColor(red: $0[0], green: $0[1], blue: $0[2], alpha: $0[3]) }
+        case let .object(n): return "object-\(n)"
         case let .transform(m):
             return CATransform3D(m11: m[0], m12: m[1], m13: m[2], m14: m[3], m21: m[4], m22: m[5], m23: m[6], m24: m[7],
                                  m31: m[8], m32: m[9], m33: m[10], m34: m[11], m41: m[12], m42: m[13], m43: m[14], m44: m[15])
@@ -206,6 +207,7 @@ final class RunState {
         case let x as Double: return ([x], false)
         case let x as Float: return ([Double(x)], false)
         case let x as Bool: return ([x ? 1 : 0], true)
+        case let x as String: return ([Double(x.split(separator: "-").last ?? "") ?? -1], true)
         case let p as CGPoint: return ([Double(p.x), Double(p.y)], false)
         case let s as CGSize: return ([Double(s.width), Double(s.height)], false)
         case let r as CGRect: return ([Double(r.origin.x), Double(r.origin.y), Double(r.width), Double(r.height)], false)

@@ -234,8 +234,10 @@ extension EngineContext {
             let moved = t.remove(r.slot)
             if moved >= 0 { animations.records[Int(moved)].slot = r.slot }
         case .derived, .custom:
-            if r.kind == .custom, let d = animations.derivedValues[id], let h = layers.handle[row] {
-                h.takeUnretainedValue().animatedCustom[d.customKey] = nil
+            if r.kind == .custom, snap, let d = animations.derivedValues[id], let h = layers.handle[row] {
+                let layer = h.takeUnretainedValue()
+                layer.animatedCustom[d.customKey] = nil
+                layer.committedObjects[d.customKey] = layer.customValues[d.customKey]
             }
         case .group:
             for child in animations.groupChildren[id] ?? [] where animations.records[Int(child)].flags & RecordFlags.alive != 0 {

@@ -106,6 +106,7 @@ extension EngineContext {
         }
         let old = layer.readObject(p)
         layer.storeObject(p, v)
+        dirtyObjects.append((layer.row, p.raw))
         switch outcome {
         case .none: break
         case .builtIn(.transition): addBuiltInTransition(layer)

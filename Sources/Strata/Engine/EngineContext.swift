@@ -26,6 +26,8 @@ final class EngineContext {
     @exclusivity(unchecked) var changeInFlight: (row: Int32, property: PropertyID, old: [Double])?
     /// Old and new values of the object property change whose action is running.
     @exclusivity(unchecked) var objectInFlight: (from: Any?, to: Any?)?
+    /// Object properties and custom keys changed since the last commit (row, key).
+    @exclusivity(unchecked) var dirtyObjects: [(row: Int32, key: Int32)] = []
     /// Layer properties whose replaced animation's value shows until the next render.
     @exclusivity(unchecked) var refreshAtRender: [(row: Int32, property: PropertyID)] = []
     /// Stop callbacks of replaced animations, delivered once the replacement is added.

@@ -25,6 +25,7 @@ extension EngineContext {
         var outcome = ActionOutcome.none
         if !transactions[transactions.count - 1].disableActions { outcome = lookupAction(layer, key) }
         layer.customValues[key.raw] = value
+        dirtyObjects.append((layer.row, key.raw))
         if case .action(let a) = outcome {
             callbackDepth += 1
             a.run(forKey: name, object: layer, arguments: nil)

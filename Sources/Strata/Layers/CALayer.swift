@@ -56,6 +56,8 @@ open class CALayer: NSObject, CAMediaTiming {
     var animatedObjects: [Int32: Any?] = [:]
     /// Presentation values of custom keys while an animation drives them.
     var animatedCustom: [Int32: Any] = [:]
+    /// Object and custom-key values as of the last commit (what `presentation()` shows).
+    var committedObjects: [Int32: Any] = [:]
 
     /// A new layer with Apple's defaults, in this thread's engine.
     public required override init() {
@@ -174,15 +176,15 @@ open class CALayer: NSObject, CAMediaTiming {
             (.contents, contentsValue), (.mask, maskValue), (.shadowPath, shadowPathValue),
             (.filters, filtersValue), (.backgroundFilters, backgroundFiltersValue),
             (.compositingFilter, compositingFilterValue), (.path, pathValue)]
-        for (p, v) in pairs {
-            if presentation, let animated = animatedObjects[p.raw] {
-                if let a = animated { o[p.raw] = a }
-            } else if let v {
-                o[p.raw] = v
-            }
+        guard presentation else {
+            for (p, v) in pairs { if let v { o[p.raw] = v } }
+            for (k, v) in customValues { o[k] = v }
+            return o
         }
-        for (k, v) in customValues { o[k] = v }
-        if presentation { for (k, v) in animatedCustom { o[k] = v } }
+        // Presented: committed values, with animated ones on top.
+        o = committedObjects
+        for (p, _) in pairs { if let animated = animatedObjects[p.raw] { o[p.raw] = animated } }
+        for (k, v) in animatedCustom { o[k] = v }
         return o
     }
 

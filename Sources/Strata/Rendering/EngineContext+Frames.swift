@@ -111,7 +111,9 @@ extension EngineContext {
                     }
                     layer.animatedCustom[d.customKey] = d.customType.box(v)
                 } else {
+                    // No effect now: the model value shows (as for lane properties).
                     layer.animatedCustom[d.customKey] = nil
+                    layer.committedObjects[d.customKey] = layer.customValues[d.customKey]
                 }
                 continue
             }

@@ -56,6 +56,13 @@ extension EngineContext {
             if !hasAnimation(row: row, property: p) { layers.snapPresentation(row, p) }
         }
         dirty.removeAll(keepingCapacity: true)
+        for (row, key) in dirtyObjects where layers.flags[Int(row)] & LayerFlags.alive != 0 {
+            guard let layer = layers.handle[Int(row)]?.takeUnretainedValue() else { continue }
+            let id = PropertyID(key)
+            let value: Any? = id.isBuiltIn ? layer.readObject(id) : layer.customValues[key]
+            if let value { layer.committedObjects[key] = value } else { layer.committedObjects[key] = nil }
+        }
+        dirtyObjects.removeAll(keepingCapacity: true)
         for row in uncommittedLayers where layers.flags[Int(row)] & LayerFlags.alive != 0 {
             layers.flags[Int(row)] |= LayerFlags.committed
         }
