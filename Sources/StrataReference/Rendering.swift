@@ -139,25 +139,30 @@ extension CALayer {
             if anyEvaluated { presentedComponents[property] = Boxing.components(of: transform) }
         }
 
-        // Custom keys: the last active animation's value.
+        // Custom keys: composed like the properties above, from the model value: the
+        // non-additive animations replace, then the additive ones add, each in key order.
         for key in customOrder {
-            var value: Any?
-            var anyActive = false, anyEvaluated = false
-            for r in customByKey[key]! {
-                guard case .custom(_, let type, let kind, _) = r.effect, r.phase != .pending else { continue }
-                anyEvaluated = true
-                guard r.phase == .active else { continue }
-                var v = r.currentComponents()
-                if r.isAdditive, let model = customValues[key],
-                   let m = Boxing.components(model, kind: kind, width: v.count) {
-                    v = zip(v, m).map { $0 + $1 }
+            var value: [Double]? = nil
+            var boxAs: CustomValueType? = nil
+            var anyActive = false, anyPending = false
+            for additivePass in [false, true] {
+                for r in customByKey[key]! where r.isAdditive == additivePass {
+                    guard case .custom(_, let type, let kind, _) = r.effect else { continue }
+                    if r.phase == .pending { anyPending = true; continue }
+                    guard r.phase == .active else { continue }
+                    let v = r.currentComponents()
+                    if value == nil {
+                        value = customValues[key].flatMap { Boxing.components($0, kind: kind, width: v.count) }
+                            ?? [Double](repeating: 0, count: v.count)
+                    }
+                    value = additivePass ? zip(value!, v).map { $0 + $1 } : v
+                    boxAs = type
+                    anyActive = true
                 }
-                value = type.box(v)
-                anyActive = true
             }
-            if anyActive {
-                presentedCustom[key] = value
-            } else if anyEvaluated {
+            if anyActive, let value, let boxAs {
+                presentedCustom[key] = boxAs.box(value)
+            } else if !anyPending {
                 presentedCustom[key] = customValues[key]
             }
         }

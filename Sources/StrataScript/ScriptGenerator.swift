@@ -96,10 +96,8 @@ public struct ScriptGenerator {
     static let settableKeys = ["opacity", "position", "bounds", "backgroundColor", "cornerRadius", "transform",
                                "position.x", "bounds.size.width", "zPosition", "anchorPoint", "isHidden",
                                "contents", "progress"]
-    /// (Custom keys are set and read, not yet animated: several animations of one custom
-    /// key still compose differently in the two engines; see the README.)
     static let animatableKeys = ["opacity", "position", "bounds", "backgroundColor", "cornerRadius", "transform",
-                                 "position.x", "bounds.size.width", "zPosition"]
+                                 "position.x", "bounds.size.width", "zPosition", "progress"]
 
     mutating func timing(_ a: inout ScriptAnimation) {
         a.duration = chance(0.2) ? 0 : number(0.05...2)

@@ -168,7 +168,7 @@ extension EngineContext {
         guard id >= 0 else { return }
         var stopped: [(CAAnimation, Bool)] = []
         // A replacement animating another property leaves nothing to hold the old one's value.
-        let snapNow = snap || animations.records[Int(id)].property != replacing || animations.records[Int(id)].kind == .group
+        let snapNow = snap || target(of: id) != replacing || animations.records[Int(id)].kind == .group
         detach(id, finished: finished, snap: snapNow, stopped: &stopped)
         if replacing != -2 {
             // Replaced: callbacks wait until the new animation is in place (they may set the
@@ -178,6 +178,24 @@ extension EngineContext {
         }
         deliverStops(stopped)
         fireCompletionGroups()
+    }
+
+    /// What a record writes, for replacement: its property, or -1000 - key for a custom key.
+    func target(of id: Int32) -> Int32 {
+        let r = animations.records[Int(id)]
+        if r.kind == .custom, let d = animations.derivedValues[id] { return -1000 - d.customKey }
+        return r.property
+    }
+
+    /// Is another animation of custom key `key` attached to the layer?
+    func hasCustomAnimation(row: Int32, key: Int32, except: Int32) -> Bool {
+        var id = layers.firstAnimation[Int(row)]
+        while id >= 0 {
+            let r = animations.records[Int(id)]
+            if id != except, r.kind == .custom, animations.derivedValues[id]?.customKey == key { return true }
+            id = r.nextInLayer
+        }
+        return false
     }
 
     /// Delegate callbacks and completion blocks held back while an animation replaced
@@ -234,7 +252,8 @@ extension EngineContext {
             let moved = t.remove(r.slot)
             if moved >= 0 { animations.records[Int(moved)].slot = r.slot }
         case .derived, .custom:
-            if r.kind == .custom, snap, let d = animations.derivedValues[id], let h = layers.handle[row] {
+            if r.kind == .custom, snap, let d = animations.derivedValues[id], let h = layers.handle[row],
+               !hasCustomAnimation(row: r.layer, key: d.customKey, except: id) {
                 let layer = h.takeUnretainedValue()
                 layer.animatedCustom[d.customKey] = nil
                 layer.committedObjects[d.customKey] = layer.customValues[d.customKey]

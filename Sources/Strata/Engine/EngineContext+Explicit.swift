@@ -42,6 +42,7 @@ extension EngineContext {
             switch self {
             case let .lanes(p, _, _, _, _, _, _), let .keyframes(p, _, _, _, _, _, _), let .object(p, _, _): return p.raw
             case let .derived(_, p): return p.raw
+            case let .custom(d): return -1000 - d.customKey
             default: return -1
             }
         }

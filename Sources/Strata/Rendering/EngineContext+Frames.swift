@@ -85,6 +85,7 @@ extension EngineContext {
     /// Derived transform fields replace (or add to) one field of the presentation transform;
     /// custom keys get their value boxed as the model's type.
     private func renderDerived() {
+        var customDone = Set<Int64>()
         for id in animations.derivedRecords {
             let r = animations.records[Int(id)]
             guard let d = animations.derivedValues[id] else { continue }
@@ -95,25 +96,8 @@ extension EngineContext {
             let active = ph == TimingPhase.active.rawValue
             let p = timings.progress[e] + k
             if r.kind == .custom {
-                guard let h = layers.handle[Int(r.layer)] else { continue }
-                let layer = h.takeUnretainedValue()
-                if active {
-                    var v: [Double]
-                    if let kf = d.keyframes {
-                        v = kf.value(at: timings.progress[e], width: kf.span.count, curveTable: timings.curves)
-                        if d.cumulative { v = zip(v, kf.span).map { $0 + k * $1 } }
-                    } else {
-                        v = zip(d.from, d.delta).map { $0 + $1 * p }
-                    }
-                    if d.additive, let m = layer.customValues[d.customKey],
-                       let ml = LaneValue.lanes(m, kind: d.kind, width: v.count) {
-                        v = zip(v, ml).map { $0 + $1 }
-                    }
-                    layer.animatedCustom[d.customKey] = d.customType.box(v)
-                } else {
-                    // No effect now: the model value shows (as for lane properties).
-                    layer.animatedCustom[d.customKey] = nil
-                    layer.committedObjects[d.customKey] = layer.customValues[d.customKey]
+                if customDone.insert(Int64(r.layer) << 32 | Int64(d.customKey)).inserted {
+                    composeCustom(row: r.layer, key: d.customKey)
                 }
                 continue
             }
@@ -131,6 +115,51 @@ extension EngineContext {
                 lanes = LaneValue.transformLanes(TransformFields.set(field, value, t))
             }
             for c in 0..<16 { pres[base + c] = lanes[c] }
+        }
+    }
+
+    /// A custom key's animations, composed like lane properties: from the model value, the
+    /// non-additive ones replace and then the additive ones add, each in key order.
+    private func composeCustom(row: Int32, key: Int32) {
+        guard let layer = layers.handle[Int(row)]?.takeUnretainedValue() else { return }
+        var value: [Double]? = nil
+        var type: CustomValueType = .double
+        var anyActive = false, anyPending = false
+        for pass in 0..<2 {
+            var id = layers.firstAnimation[Int(row)]
+            while id >= 0 {
+                let rid = id
+                let r = animations.records[Int(id)]
+                id = r.nextInLayer
+                guard r.kind == .custom, let d = animations.derivedValues[rid],
+                      d.customKey == key, d.additive == (pass == 1) else { continue }
+                let e = Int(r.timing)
+                let ph = timings.phase[e]
+                if ph == TimingPhase.pending.rawValue { anyPending = true; continue }
+                guard ph == TimingPhase.active.rawValue else { continue }
+                anyActive = true
+                type = d.customType
+                let k = d.cumulative ? timings.iteration[e] : 0
+                var v: [Double]
+                if let kf = d.keyframes {
+                    v = kf.value(at: timings.progress[e], width: kf.span.count, curveTable: timings.curves)
+                    if d.cumulative { v = zip(v, kf.span).map { $0 + k * $1 } }
+                } else {
+                    v = zip(d.from, d.delta).map { $0 + $1 * (timings.progress[e] + k) }
+                }
+                if value == nil {
+                    value = layer.customValues[key].flatMap { LaneValue.lanes($0, kind: d.kind, width: v.count) }
+                        ?? [Double](repeating: 0, count: v.count)
+                }
+                if d.additive { value = zip(value!, v).map { $0 + $1 } } else { value = v }
+            }
+        }
+        if anyActive, let value {
+            layer.animatedCustom[key] = type.box(value)
+        } else if !anyPending {
+            // No effect now: the model value shows (as for lane properties).
+            layer.animatedCustom[key] = nil
+            layer.committedObjects[key] = layer.customValues[key]
         }
     }
 
