@@ -712,3 +712,14 @@ final class BasicAnimationTests: XCTestCase {
         XCTAssertEqual(transition.endProgress, 1)
     }
 }
+
+/// Key-value coding of a layer's own timing fields.
+final class LayerTimingKeyValueTests: XCTestCase {
+    func test_setValueForKeyFillMode_acceptsAFillMode() {
+        let layer = CALayer()
+        let d = StrataDiagnostics.capture { layer.setValue(CAMediaTimingFillMode.forwards, forKey: "fillMode") }
+        XCTAssertTrue(d.isEmpty)
+        XCTAssertEqual(layer.fillMode, .forwards)
+        XCTAssertEqual(layer.value(forKey: "fillMode") as? CAMediaTimingFillMode, .forwards)
+    }
+}

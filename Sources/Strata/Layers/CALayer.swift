@@ -606,9 +606,9 @@ open class CALayer: NSObject, CAMediaTiming {
         }
         switch r.target {
         case .lanes(let p, let offset, let width):
+            if p == .fillMode, let m = value as? CAMediaTimingFillMode { fillMode = m; return }
             guard let l = LaneValue.lanes(value, kind: r.kind, width: width) else { return refuseType(keyPath, value) }
             if PropertyTable[p].kind == .timing {
-                if p == .fillMode, let m = value as? CAMediaTimingFillMode { fillMode = m; return }
                 context.setTiming(self, p, l[0])
                 return
             }
