@@ -303,9 +303,7 @@ extension EngineContext {
 
     func deliverStops(_ stopped: [(CAAnimation, Bool)]) {
         guard !stopped.isEmpty else { return }
-        callbackDepth += 1
         for (a, finished) in stopped { a.delegate?.animationDidStop(a, finished: finished) }
-        callbackDepth -= 1
     }
 
     /// A layer object went away: its animations are removed, its children released.

@@ -56,9 +56,7 @@ extension EngineContext {
         let w = PropertyTable[p].width
         let name = PropertyTable[p].name
         changeInFlight = (row, p, (0..<w).map { old[$0] })
-        callbackDepth += 1
         a.run(forKey: name, object: layer, arguments: nil)
-        callbackDepth -= 1
         changeInFlight = nil
     }
 
@@ -81,9 +79,7 @@ extension EngineContext {
         let name = KeyInterner.name(key)
         switch lookupAction(layer, key) {
         case .action(let a):
-            callbackDepth += 1
             a.run(forKey: name, object: layer, arguments: nil)
-            callbackDepth -= 1
         case .builtIn(.transition):
             addBuiltInTransition(layer)
         default:
@@ -114,9 +110,7 @@ extension EngineContext {
         case .action(let a):
             changeInFlight = (layer.row, p, [])
             objectInFlight = (old, v)
-            callbackDepth += 1
             a.run(forKey: name, object: layer, arguments: nil)
-            callbackDepth -= 1
             changeInFlight = nil
             objectInFlight = nil
         }

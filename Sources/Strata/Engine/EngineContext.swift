@@ -34,8 +34,6 @@ final class EngineContext {
     @exclusivity(unchecked) var deferredStops: [(CAAnimation, Bool)] = []
     /// Open `StrataDiagnostics.capture` scopes of this thread.
     @exclusivity(unchecked) var diagnosticCaptures: [[StrataDiagnostic]] = []
-    /// Nesting depth of delegate callbacks and completion blocks being run.
-    @exclusivity(unchecked) var callbackDepth = 0
 
     init() {
         dirty.reserveCapacity(256)

@@ -27,9 +27,7 @@ extension EngineContext {
         layer.customValues[key.raw] = value
         dirtyObjects.append((layer.row, key.raw))
         if case .action(let a) = outcome {
-            callbackDepth += 1
             a.run(forKey: name, object: layer, arguments: nil)
-            callbackDepth -= 1
         }
     }
 }

@@ -279,9 +279,7 @@ extension EngineContext {
         }
         if !started.isEmpty {
             started.sort { $0.0 < $1.0 }
-            callbackDepth += 1
             for (_, a) in started { a.delegate?.animationDidStart(a) }
-            callbackDepth -= 1
         }
         deliverStops(stopped)
         fireCompletionGroups()

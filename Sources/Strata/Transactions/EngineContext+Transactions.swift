@@ -75,9 +75,7 @@ extension EngineContext {
             let g = groupsToFire.removeFirst()
             guard !g.fired else { continue }
             g.fired = true
-            callbackDepth += 1
             g.block()
-            callbackDepth -= 1
         }
     }
 
