@@ -1,7 +1,14 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-/// Release builds that are timed use AVX2/FMA codegen (`-target-cpu haswell`); see README.
+/// Release builds use AVX2/FMA codegen (`-target-cpu haswell`: this driver rejects
+/// `x86-64-v3`, and without it SIMD8<Double> is split into SSE halves); see README.
+/// `STRATA_TARGET_HASWELL` lets the benchmark tool report the flag it was built with.
+let release: [SwiftSetting] = [
+    .swiftLanguageMode(.v5),
+    .unsafeFlags(["-target-cpu", "haswell"], .when(configuration: .release)),
+    .define("STRATA_TARGET_HASWELL", .when(configuration: .release)),
+]
 let package = Package(
     name: "Strata",
     platforms: [.macOS(.v13)],
@@ -11,45 +18,69 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift.git", from: "0.2.0"),
     ],
     targets: [
         // Core Graphics' value types, shared by both engines (re-exported by each).
-        .target(name: "StrataGeometry", swiftSettings: [.swiftLanguageMode(.v5)]),
+        .target(name: "StrataGeometry", swiftSettings: release),
         .target(
             name: "Strata",
             dependencies: ["StrataGeometry", .product(name: "Logging", package: "swift-log")],
-            swiftSettings: [.swiftLanguageMode(.v5)]
+            swiftSettings: release
         ),
         // The same semantics written the classic way: the correctness oracle and baseline.
         .target(
             name: "StrataReference",
             dependencies: ["StrataGeometry"],
-            swiftSettings: [.swiftLanguageMode(.v5)]
+            swiftSettings: release
         ),
         // Operation scripts both engines run: benchmark scenes and differential-fuzzing cases.
-        .target(name: "StrataScript", swiftSettings: [.swiftLanguageMode(.v5)]),
+        .target(name: "StrataScript", swiftSettings: release),
         .target(name: "StrataScriptFast", dependencies: ["Strata", "StrataScript"],
-                swiftSettings: [.swiftLanguageMode(.v5)]),
+                swiftSettings: release),
         // ScriptRunner.swift here is a link to StrataScriptFast's: one runner, two engines.
         .target(name: "StrataScriptReference", dependencies: ["StrataReference", "StrataScript"],
-                swiftSettings: [.swiftLanguageMode(.v5)]),
+                swiftSettings: release),
         // Both runners side by side: traces compared, failures shrunk into fixtures.
         .target(name: "StrataDifferential", dependencies: ["StrataScript", "StrataScriptFast", "StrataScriptReference",
                                                            .product(name: "Logging", package: "swift-log")],
-                swiftSettings: [.swiftLanguageMode(.v5)]),
+                swiftSettings: release),
         .executableTarget(name: "strata-fuzz", dependencies: ["StrataDifferential"],
-                          swiftSettings: [.swiftLanguageMode(.v5)]),
+                          swiftSettings: release),
         // Counts malloc-family calls by interposing them; linked only into tests.
         .target(name: "CAllocationCounter"),
+        // Google Benchmark (Debian's libbenchmark-dev) behind a C interface.
+        .target(name: "CGoogleBenchmark", linkerSettings: [.linkedLibrary("benchmark"), .linkedLibrary("pthread")]),
+        // The harness: registration on Google Benchmark, frame-time recorder, counts, the report model.
+        // Callgrind client requests: instruction counts of exactly the benchmark body.
+        .target(name: "CCallgrind"),
+        .target(name: "StrataBench",
+                dependencies: ["CGoogleBenchmark", "CAllocationCounter", "CCallgrind", "StrataScript",
+                               .product(name: "Histogram", package: "hdrhistogram-swift")],
+                swiftSettings: release),
+        // The benchmark definitions: suites and scenes on the fast engine ...
+        .target(name: "StrataBenchSuites",
+                dependencies: ["Strata", "StrataBench", "StrataScript", "StrataScriptFast"],
+                path: "Benchmarks/Suites", swiftSettings: release),
+        // ... and the same workloads on the reference engine, for the ratios.
+        .target(name: "StrataBenchReference",
+                dependencies: ["StrataReference", "StrataBench", "StrataScript", "StrataScriptReference"],
+                path: "Benchmarks/Reference", swiftSettings: release + [.define("STRATA_REFERENCE")]),
         .executableTarget(
-            name: "strata-firstbench",
-            dependencies: ["Strata"],
-            path: "Benchmarks/FirstFigures",
-            swiftSettings: [.swiftLanguageMode(.v5)]
+            name: "strata-bench",
+            dependencies: ["StrataBench", "StrataBenchSuites", "StrataBenchReference",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: release
         ),
         .testTarget(
             name: "StrataTests",
             dependencies: ["Strata", "CAllocationCounter"],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        .testTarget(
+            name: "StrataBenchTests",
+            dependencies: ["StrataBench", "StrataBenchSuites", "StrataBenchReference"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         .testTarget(

@@ -1,0 +1,22 @@
+import StrataBench
+
+/// The reference engine (an object per layer and animation, String-keyed dictionaries) on
+/// the fast engine's frame workloads: the same fixture and body (FrameWorkload.swift is
+/// shared), up to the N where one frame stays well under a second.
+public enum ReferenceSuite {
+    public static func cases() -> [BenchmarkCase] {
+        var cases: [BenchmarkCase] = []
+        for w in [FrameSpec.Width.opacity, .position, .transform] {
+            for n in [100, 1_000, 10_000, 100_000] {
+                let s = FrameSpec(width: w, timing: .shared, kind: .basic, n: n)
+                cases.append(frameCase(s, engine: "reference", quick: n == 1_000 && w != .transform,
+                                       make: { try makeFrameWorkload(s) }))
+            }
+        }
+        for n in [100, 1_000, 10_000] {
+            let s = FrameSpec(width: .position, timing: .own, kind: .keyframe, n: n)
+            cases.append(frameCase(s, engine: "reference", quick: false, make: { try makeFrameWorkload(s) }))
+        }
+        return cases
+    }
+}

@@ -1,0 +1,48 @@
+import StrataBench
+
+/// Per-frame evaluation of N running animations: by value width, timing and kind, each
+/// beside a memory-bandwidth floor (a triad over the bytes the kernel must touch, see
+/// `FrameSpec.bytes`) measured in the same run. The reference engine runs the same
+/// workloads in `ReferenceSuite`.
+enum FrameSuite {
+    static let sizes = [100, 1_000, 10_000, 100_000, 1_000_000]
+
+    /// The workloads, widest matrix first: every width with shared timing; the timing
+    /// variants on opacity and position; the other kinds on position.
+    static func specs() -> [FrameSpec] {
+        var specs: [FrameSpec] = []
+        for w in FrameSpec.Width.allCases {
+            for n in sizes { specs.append(FrameSpec(width: w, timing: .shared, kind: .basic, n: n)) }
+        }
+        for w in [FrameSpec.Width.opacity, .position] {
+            for timing in [FrameSpec.Timing.linear, .own] {
+                for n in sizes { specs.append(FrameSpec(width: w, timing: timing, kind: .basic, n: n)) }
+            }
+        }
+        for kind in [FrameSpec.Kind.keyframe, .path, .group] {
+            for n in sizes where kind == .keyframe || n <= 100_000 {
+                specs.append(FrameSpec(width: .position, timing: .own, kind: kind, n: n))
+            }
+        }
+        return specs
+    }
+
+    /// CI's short run: small in-cache sizes of the main families.
+    static func isQuick(_ s: FrameSpec) -> Bool {
+        s.n == 1_000 && s.timing != .linear && (s.kind != .basic || s.width == .opacity || s.width == .position || s.width == .transform)
+    }
+
+    static func cases() -> [BenchmarkCase] {
+        var cases: [BenchmarkCase] = []
+        var floors: [Int: Bool] = [:]   // bytes -> in the quick run
+        for s in specs() {
+            let quick = isQuick(s)
+            cases.append(frameCase(s, engine: "strata", quick: quick, make: { try makeFrameWorkload(s) }))
+            floors[s.bytes] = (floors[s.bytes] ?? false) || quick
+        }
+        for (bytes, quick) in floors.sorted(by: { $0.key < $1.key }) {
+            cases.append(floorCase(bytes: bytes, quick: quick))
+        }
+        return cases
+    }
+}

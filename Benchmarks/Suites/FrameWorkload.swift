@@ -1,0 +1,284 @@
+// One source for the per-frame workloads of both engines: Benchmarks/Reference holds a
+// symbolic link to this file, compiled there with STRATA_REFERENCE, so the reference engine
+// runs exactly the same fixture and body as the fast engine.
+import Foundation
+import StrataBench
+#if STRATA_REFERENCE
+import StrataReference
+#else
+import Strata
+#endif
+
+/// What one frame benchmark animates: the property (value width), how animations are timed,
+/// and what kind of animation each one is.
+struct FrameSpec: Hashable {
+    /// The animated property: its width in doubles sets the bytes the kernel touches.
+    enum Width: String, CaseIterable { case opacity, position, colour, bounds, transform }
+    /// `shared`: implicit animations of one transaction, one Bézier solve per frame;
+    /// `linear`: the same with a linear curve; `own`: explicit animations each with its own
+    /// begin time and its own curve.
+    enum Timing: String, CaseIterable { case shared, linear, own }
+    /// `basic` (from/to), `keyframe` (8 values), `path` (cubic, paced), `group` (opacity +
+    /// position children).
+    enum Kind: String, CaseIterable { case basic, keyframe, path, group }
+
+    var width: Width
+    var timing: Timing
+    var kind: Kind
+    var n: Int
+
+    /// `width/timing/kind/N`, the tail of the benchmark name.
+    var tail: String { "\(width.rawValue)/\(timing.rawValue)/\(kind.rawValue)/\(n)" }
+
+    /// Doubles per animated value.
+    var lanes: Int {
+        switch width {
+        case .opacity: return 1
+        case .position: return 2
+        case .colour, .bounds: return 4
+        case .transform: return 16
+        }
+    }
+
+    /// Bytes one frame must touch at the least: per animation the from and delta values
+    /// and the presentation value written (3 x lanes doubles) plus a layer/timing index;
+    /// keyframes also read their key times and the segment's values, paths their arc table
+    /// row (64 samples) and segment coefficients; groups are an opacity plus a position.
+    var bytesPerAnimation: Int {
+        switch kind {
+        case .basic: return 3 * lanes * 8 + 8
+        case .keyframe: return 3 * lanes * 8 + 8 + 8 * 8 + 4 * lanes * 8
+        case .path: return 3 * lanes * 8 + 8 + 64 * 8 + 4 * lanes * 8
+        case .group: return (3 * 1 * 8 + 8) + (3 * 2 * 8 + 8)
+        }
+    }
+
+    var bytes: Int { n * bytesPerAnimation }
+}
+
+/// Builds the frame fixture of `spec`: N layers under one root, one running animation on
+/// each (a group counts as one), the renderer advanced to the middle of the animations, and
+/// the presentation values checked before anything is timed. One iteration renders one
+/// frame (beginFrame + render + endFrame) 1/120 s after the previous one.
+func makeFrameWorkload(_ spec: FrameSpec) throws -> Workload {
+    let n = spec.n
+    let duration = 1e7
+    let root = CALayer()
+    var layers: [CALayer] = []
+    layers.reserveCapacity(n)
+    CATransaction.begin()
+    CATransaction.setDisableActions(true)
+    for _ in 0..<n {
+        let l = CALayer()
+        root.addSublayer(l)
+        layers.append(l)
+    }
+    CATransaction.commit()
+    let renderer = CARenderer(layer: root)
+    renderer.renderFrame(atTime: 0)
+
+    CATransaction.begin()
+    CATransaction.setAnimationDuration(duration)
+    if spec.timing == .linear {
+        CATransaction.setAnimationTimingFunction(CAMediaTimingFunction(name: .linear))
+    }
+    for (i, l) in layers.enumerated() {
+        switch (spec.kind, spec.timing) {
+        case (.basic, .shared), (.basic, .linear):
+            setTarget(l, spec.width, i)
+        case (.basic, .own):
+            let a = CABasicAnimation(keyPath: keyPath(spec.width))
+            a.fromValue = value(spec.width, i, to: false)
+            a.toValue = value(spec.width, i, to: true)
+            a.duration = duration
+            a.beginTime = Double(i % 1000) * 1e-3   // absolute: every animation its own start
+            let k = Float(i % 9973) / 9973
+            a.timingFunction = CAMediaTimingFunction(controlPoints: 0.1 + 0.3 * k, 0.05, 0.6 + 0.3 * k, 1)
+            l.add(a, forKey: "own")
+        case (.keyframe, _):
+            let a = CAKeyframeAnimation(keyPath: keyPath(spec.width))
+            a.values = (0..<8).map { value(spec.width, i + $0 * 7, to: $0 % 2 == 1) }
+            a.duration = duration
+            l.add(a, forKey: "k")
+        case (.path, _):
+            let path = CGMutablePath()
+            path.move(to: CGPoint(x: 0, y: 150))
+            path.addCurve(to: CGPoint(x: 300, y: 150), control1: CGPoint(x: 75, y: Double(i % 10)),
+                          control2: CGPoint(x: 225, y: 300))
+            let a = CAKeyframeAnimation(keyPath: "position")
+            a.path = path
+            a.calculationMode = .paced
+            a.duration = duration
+            l.add(a, forKey: "p")
+        case (.group, _):
+            let o = CABasicAnimation(keyPath: "opacity")
+            o.fromValue = 0.0
+            o.toValue = 1.0
+            o.duration = duration
+            let p = CABasicAnimation(keyPath: "position")
+            p.fromValue = CGPoint(x: 0, y: 0)
+            p.toValue = CGPoint(x: Double(i % 100), y: 50)
+            p.duration = duration
+            let g = CAAnimationGroup()
+            g.animations = [o, p]
+            g.duration = duration
+            l.add(g, forKey: "g")
+        }
+    }
+    CATransaction.commit()
+
+    // Precondition: every animation is running, and halfway through, every sampled layer's
+    // presentation lies strictly between its start and end (exactly halfway when linear).
+    var t = duration / 2
+    renderer.renderFrame(atTime: t)
+    let expected = spec.kind == .group ? 2 * n : n
+    try BenchmarkError.check(StrataEngine.activeAnimationCount >= n,
+                             "\(spec.tail): \(StrataEngine.activeAnimationCount) animations running, expected \(expected)")
+    for i in stride(from: 0, to: n, by: max(1, n / 64)) {
+        try checkMidway(spec, layers[i], i)
+    }
+
+    let step = 1.0 / 120
+    return Workload(retaining: [root, renderer, layers as AnyObject]) {
+        t += step
+        renderer.beginFrame(atTime: t)
+        renderer.render()
+        renderer.endFrame()
+    }
+}
+
+/// The key path animated for a width.
+private func keyPath(_ w: FrameSpec.Width) -> String {
+    switch w {
+    case .opacity: return "opacity"
+    case .position: return "position"
+    case .colour: return "backgroundColor"
+    case .bounds: return "bounds"
+    case .transform: return "transform"
+    }
+}
+
+/// A start (`to: false`) or end value for layer `i`, boxed as Core Animation takes it.
+private func value(_ w: FrameSpec.Width, _ i: Int, to: Bool) -> Any {
+    let x = Double(i % 100) + (to ? 100 : 0)
+    switch w {
+    case .opacity: return to ? 1.0 : 0.0
+    case .position: return CGPoint(x: x, y: x / 2)
+    case .colour: return CGColor(red: to ? 1 : 0, green: 0.5, blue: Double(i % 10) / 10, alpha: 1)
+    case .bounds: return CGRect(x: 0, y: 0, width: x, height: x + 1)
+    case .transform: return CATransform3DMakeScale(to ? 2 : 1, 1 + x / 100, 1)
+    }
+}
+
+/// Sets the model value of an implicitly animated property (the app's `layer.x = v`).
+private func setTarget(_ l: CALayer, _ w: FrameSpec.Width, _ i: Int) {
+    let x = Double(i % 100) + 100
+    switch w {
+    case .opacity: l.opacity = 0
+    case .position: l.position = CGPoint(x: x, y: x / 2)
+    case .colour: l.backgroundColor = CGColor(red: 1, green: 0.5, blue: Double(i % 10) / 10, alpha: 1)
+    case .bounds: l.bounds = CGRect(x: 0, y: 0, width: x, height: x + 1)
+    case .transform: l.transform = CATransform3DMakeScale(2, 1 + x / 100, 1)
+    }
+}
+
+/// Checks a presentation value halfway through its animation.
+private func checkMidway(_ spec: FrameSpec, _ l: CALayer, _ i: Int) throws {
+    guard let p = l.presentation() else { throw BenchmarkError("\(spec.tail): layer \(i) has no presentation") }
+    func between(_ v: Double, _ a: Double, _ b: Double, _ what: String) throws {
+        let lo = min(a, b), hi = max(a, b)
+        try BenchmarkError.check(v > lo && v < hi && v.isFinite,
+                                 "\(spec.tail): layer \(i) \(what) = \(v), expected strictly inside (\(lo), \(hi))")
+        if spec.timing == .linear && spec.kind == .basic {
+            try BenchmarkError.check(abs(v - (a + b) / 2) < 1e-6 * max(1, abs(b - a)),
+                                     "\(spec.tail): layer \(i) \(what) = \(v), expected \((a + b) / 2) (linear, halfway)")
+        }
+    }
+    switch spec.kind {
+    case .group:
+        try between(Double(p.opacity), 0, 1, "opacity")
+    case .path:
+        try between(p.position.x, 0, 300, "position.x")
+    case .keyframe:
+        // Key values alternate between start and end values: the value is finite and the
+        // animation is running (its exact place depends on the segment).
+        try BenchmarkError.check(l.animation(forKey: "k") != nil, "\(spec.tail): layer \(i) lost its keyframe animation")
+        try BenchmarkError.check(p.position.x.isFinite && Double(p.opacity).isFinite, "\(spec.tail): non-finite presentation")
+    case .basic:
+        let x = Double(i % 100)
+        switch spec.width {
+        case .opacity: try between(Double(p.opacity), 0, 1, "opacity")
+        case .position: try between(p.position.x, 0, x + 100, "position.x")
+        case .colour:
+            let c = p.backgroundColor?.components ?? []
+            try BenchmarkError.check(c.count == 4, "\(spec.tail): layer \(i) colour has \(c.count) components")
+            try between(Double(c[0]), 0, 1, "backgroundColor.red")
+        case .bounds: try between(p.bounds.width, spec.timing == .own ? x : 0, x + 100, "bounds.width")
+        case .transform: try between(p.transform.m11, 1, 2, "transform.m11")
+        }
+    }
+}
+
+/// Touches `bytes` bytes once per iteration the way the frame kernel must at the least:
+/// a STREAM triad `c = a + s * b` (two streams read, one written). Its time per byte is the
+/// memory-bandwidth floor the frame results are quoted against.
+final class TriadFloor {
+    let n: Int
+    let a, b, c: UnsafeMutablePointer<Double>
+
+    init(bytes: Int) {
+        n = max(bytes / 24, 8)
+        a = .allocate(capacity: n)
+        b = .allocate(capacity: n)
+        c = .allocate(capacity: n)
+        a.initialize(repeating: 1, count: n)
+        b.initialize(repeating: 2, count: n)
+        c.initialize(repeating: 0, count: n)
+    }
+
+    deinit {
+        a.deallocate()
+        b.deallocate()
+        c.deallocate()
+    }
+
+    @inline(never)
+    func run(_ s: Double) {
+        for i in 0..<n { c[i] = a[i] + s * b[i] }
+    }
+
+    /// The workload of one triad over the same bytes, checked before it is timed.
+    static func workload(bytes: Int) throws -> Workload {
+        let t = TriadFloor(bytes: bytes)
+        t.run(0.5)
+        try BenchmarkError.check(t.c[t.n - 1] == 2 && t.c[0] == 2, "triad: c = 1 + 0.5 * 2 expected 2, got \(t.c[0])")
+        return Workload(retaining: [t]) {
+            t.run(0.5)
+            blackHole(t.c[t.n / 2])
+        }
+    }
+}
+
+/// The name of the floor benchmark for a byte count.
+func floorName(bytes: Int) -> String { "frame/floor/\(bytes)" }
+
+/// A frame case of either engine (`engine` "strata" or "reference").
+func frameCase(_ s: FrameSpec, engine: String, quick: Bool, make: @escaping () throws -> Workload) -> BenchmarkCase {
+    let prefix = engine == "strata" ? "frame" : "frame/reference"
+    return BenchmarkCase(
+        "\(prefix)/\(s.tail)", items: s.n, item: "animation",
+        unit: s.n >= 100_000 || engine != "strata" ? .microseconds : .nanoseconds, quick: quick,
+        parameters: ["suite": "frame", "engine": engine, "width": s.width.rawValue, "timing": s.timing.rawValue,
+                     "kind": s.kind.rawValue, "n": "\(s.n)", "bytes": "\(s.bytes)",
+                     "floor": floorName(bytes: s.bytes)],
+        make: make)
+}
+
+/// The triad floor over `bytes` bytes; items are bytes, so the report scales it to any
+/// workload touching a known number of bytes.
+func floorCase(bytes: Int, quick: Bool) -> BenchmarkCase {
+    BenchmarkCase(floorName(bytes: bytes), items: bytes, item: "byte",
+                  unit: bytes >= 10_000_000 ? .microseconds : .nanoseconds, quick: quick,
+                  parameters: ["suite": "frame", "engine": "floor", "bytes": "\(bytes)", "n": "\(bytes)"],
+                  make: { try TriadFloor.workload(bytes: bytes) })
+}

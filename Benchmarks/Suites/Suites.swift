@@ -1,0 +1,28 @@
+import StrataBench
+
+/// Every benchmark of the fast engine, by suite. `quick` selects CI's short run.
+public enum Suites {
+    /// The suites in the order they run and are listed.
+    public static let names = ["commit", "lookup", "frame", "tree"]
+
+    /// Bodies whose instructions (callgrind) and mallocs are counted: small fixed workloads,
+    /// so the counts are cheap under valgrind and exact from run to run.
+    public static let countedNames = [
+        "frame/opacity/shared/basic/1000",
+        "frame/position/own/basic/1000",
+        "frame/transform/shared/basic/1000",
+        "frame/position/own/keyframe/1000",
+        "frame/position/own/path/1000",
+    ]
+
+    /// The cases of `suite` (one of `names`).
+    public static func cases(_ suite: String) -> [BenchmarkCase] {
+        switch suite {
+        case "commit": return CommitSuite.cases()
+        case "lookup": return LookupSuite.cases()
+        case "frame": return FrameSuite.cases()
+        case "tree": return TreeSuite.cases()
+        default: return []
+        }
+    }
+}

@@ -1,0 +1,20 @@
+// Callgrind client requests (valgrind/callgrind.h) as functions Swift can call: collection
+// toggled around exactly the code whose instructions are counted. Outside valgrind each call
+// is a few no-op instructions.
+#ifndef STRATA_CCALLGRIND_H
+#define STRATA_CCALLGRIND_H
+#ifdef __cplusplus
+extern "C" {
+#endif
+/// 1 under valgrind, 0 otherwise; -1 when built without valgrind's headers.
+int strata_running_on_valgrind(void);
+/// Starts / stops collecting instruction counts (run callgrind with --collect-atstart=no).
+void strata_callgrind_toggle_collect(void);
+/// Zeroes the counters collected so far.
+void strata_callgrind_zero_stats(void);
+/// Writes the counters collected since the last zero/dump to a new dump file, described by `name`.
+void strata_callgrind_dump_stats_at(const char *name);
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,69 @@
+import Foundation
+
+/// The few figures a reader looks for first, as a Markdown table: frame cost per animation
+/// against the reference engine and the bandwidth floor, commit cost per change, and each
+/// lookup strategy against `chain`. Printed after a run and pasted into notes.
+public enum Headline {
+    public static func markdown(_ block: StrataBlock) -> String {
+        var lines: [String] = []
+        func ns(_ x: Double?) -> String {
+            guard let x else { return "–" }
+            return x >= 100 ? String(format: "%.0f", x) : x >= 10 ? String(format: "%.1f", x) : String(format: "%.2f", x)
+        }
+        func ratio(_ x: Double?) -> String { x.map { String(format: "%.2fx", $0) } ?? "–" }
+
+        let frames = block.benchmarks.filter { $0.suite == "frame" && $0.parameters["engine"] == "strata" }
+        if !frames.isEmpty {
+            lines.append("| frame (ns per animation) | N | strata | reference | speed-up | floor | x floor |")
+            lines.append("|---|---:|---:|---:|---:|---:|---:|")
+            // The large sizes when they ran (a quick run has only small ones: then every size).
+            let large = frames.contains { [10_000, 100_000, 1_000_000].contains(Int($0.parameters["n"] ?? "") ?? 0) }
+            for s in frames.sorted(by: frameOrder) where s.error == nil {
+                let n = Int(s.parameters["n"] ?? "") ?? 0
+                if large && ![10_000, 100_000, 1_000_000].contains(n) { continue }
+                let label = [s.parameters["width"], s.parameters["timing"], s.parameters["kind"]].compactMap { $0 }.joined(separator: " ")
+                lines.append("| \(label) | \(n) | \(ns(s.medianNsPerItem)) | \(ns(s.referenceNsPerItem)) | \(ratio(s.speedupOverReference)) | \(ns(s.floorNsPerItem)) | \(ratio(s.ratioToFloor)) |")
+            }
+            lines.append("")
+        }
+        let commits = block.benchmarks.filter { $0.suite == "commit" && $0.error == nil }
+        if !commits.isEmpty {
+            lines.append("| commit (ns per change) | N | median | min | max |")
+            lines.append("|---|---:|---:|---:|---:|")
+            for s in commits {
+                lines.append("| \(s.name.split(separator: "/").dropFirst().dropLast().joined(separator: " ")) | \(s.parameters["n"] ?? "") | \(ns(s.medianNsPerItem)) | \(ns(s.minNsPerItem)) | \(ns(s.maxNsPerItem)) |")
+            }
+            lines.append("")
+        }
+        let lookups = block.benchmarks.filter { $0.suite == "lookup" && $0.error == nil }
+        if !lookups.isEmpty {
+            lines.append("| lookup (ns per lookup) | strategy | median | x chain |")
+            lines.append("|---|---|---:|---:|")
+            for s in lookups {
+                lines.append("| \(s.parameters["outcome"] ?? s.name) | \(s.parameters["strategy"] ?? "") | \(ns(s.medianNsPerItem)) | \(ratio(s.ratioToChain)) |")
+            }
+            lines.append("")
+        }
+        for scene in block.scenes {
+            lines.append(String(format: "scene %@: %d frames, p50 %.3f ms, p99 %.3f ms, max %.3f ms, %.1f%% within 8.33 ms",
+                                scene.name, scene.frames, scene.p50, scene.p99, scene.max, 100 * scene.withinBudget8))
+        }
+        if !block.counts.isEmpty {
+            lines.append("")
+            lines.append("| counts per item | instructions | mallocs |")
+            lines.append("|---|---:|---:|")
+            for c in block.counts {
+                lines.append("| \(c.name) | \(c.instructionsPerItem.map { String(format: "%.1f", $0) } ?? "–") | \(String(format: "%.3f", c.mallocsPerItem)) |")
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// Frames by width, timing, kind, then N.
+    static func frameOrder(_ a: BenchmarkSummary, _ b: BenchmarkSummary) -> Bool {
+        let ka = [a.parameters["kind"] ?? "", a.parameters["timing"] ?? "", a.parameters["width"] ?? ""]
+        let kb = [b.parameters["kind"] ?? "", b.parameters["timing"] ?? "", b.parameters["width"] ?? ""]
+        if ka != kb { return ka.lexicographicallyPrecedes(kb) }
+        return (Int(a.parameters["n"] ?? "") ?? 0) < (Int(b.parameters["n"] ?? "") ?? 0)
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+
+/// What a timing depends on besides the code: the machine, the toolchain, the build and the
+/// tools that were there. Two runs compare on time only when their `timingKey`s match.
+public struct MachineFingerprint: Codable, Equatable {
+    public var cpuModel: String
+    public var cores: Int
+    /// The CPU flags that change codegen or measurement (avx2, fma, avx512f, ...).
+    public var cpuFlags: [String]
+    public var memoryBytes: UInt64
+    public var kernel: String
+    public var swiftVersion: String
+    public var gitCommit: String
+    public var gitDirty: Bool
+    /// `release` or `debug` (debug timings are not worth comparing).
+    public var buildConfiguration: String
+    /// Codegen flags the engine was compiled with (`-target-cpu haswell` in release).
+    public var buildFlags: String
+    /// Debian's libbenchmark version and the build type it reports (`debug` on Debian).
+    public var googleBenchmarkVersion: String
+    public var googleBenchmarkBuildType: String
+    /// `valgrind --version`, or nil.
+    public var valgrind: String?
+    /// Whether `perf stat -e instructions` works here (hardware counters in this VM).
+    public var perfAvailable: Bool
+    public var hostname: String
+
+    /// The fields a time comparison requires equal.
+    public var timingKey: String {
+        [cpuModel, "\(cores)", cpuFlags.joined(separator: ","), swiftVersion, buildConfiguration, buildFlags].joined(separator: "|")
+    }
+
+    /// Reads this machine (a few short subprocesses: swift, git, valgrind, perf, dpkg).
+    public static func current(googleBenchmarkBuildType: String = "unknown") -> MachineFingerprint {
+        let cpuinfo = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
+        let model = cpuinfo.split(separator: "\n").first { $0.hasPrefix("model name") }
+            .map { String($0.split(separator: ":", maxSplits: 1).last ?? "").trimmingCharacters(in: .whitespaces) } ?? "unknown"
+        let flagLine = cpuinfo.split(separator: "\n").first { $0.hasPrefix("flags") }.map(String.init) ?? ""
+        let flags = Set(flagLine.split(separator: ":", maxSplits: 1).last?.split(separator: " ").map(String.init) ?? [])
+        let interesting = ["sse4_2", "avx", "avx2", "fma", "bmi2", "avx512f", "avx512vl", "hypervisor"]
+        let meminfo = (try? String(contentsOfFile: "/proc/meminfo", encoding: .utf8)) ?? ""
+        let memKB = meminfo.split(separator: "\n").first { $0.hasPrefix("MemTotal") }
+            .flatMap { UInt64($0.split(separator: " ").dropFirst().first ?? "") } ?? 0
+        let swift = run("swift", ["--version"]).map { firstLine($0) } ?? "unknown"
+        let commit = run("git", ["rev-parse", "HEAD"]).map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } ?? "unknown"
+        let dirty = !(run("git", ["status", "--porcelain", "--untracked-files=no"]) ?? "").trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+        let valgrind = run("valgrind", ["--version"]).map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+        let perf = run("perf", ["stat", "-e", "instructions", "-x", ",", "true"], allowFailure: false).map { !$0.contains("not supported") } ?? false
+        let gb = run("dpkg-query", ["-W", "-f=${Version}", "libbenchmark-dev"]) ?? "unknown"
+        return MachineFingerprint(
+            cpuModel: model, cores: ProcessInfo.processInfo.activeProcessorCount,
+            cpuFlags: interesting.filter { flags.contains($0) }, memoryBytes: memKB * 1024,
+            kernel: run("uname", ["-sr"]).map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } ?? "unknown",
+            swiftVersion: swift, gitCommit: commit, gitDirty: dirty,
+            buildConfiguration: _isDebugAssertConfiguration() ? "debug" : "release",
+            buildFlags: compiledFlags, googleBenchmarkVersion: gb, googleBenchmarkBuildType: googleBenchmarkBuildType,
+            valgrind: valgrind, perfAvailable: perf, hostname: ProcessInfo.processInfo.hostName)
+    }
+
+    /// The engine's codegen flags, known at compile time through Package.swift's define.
+    public static var compiledFlags: String {
+        #if STRATA_TARGET_HASWELL
+        return "-O -target-cpu haswell"
+        #else
+        return _isDebugAssertConfiguration() ? "-Onone" : "-O (no -target-cpu: SIMD8 split into SSE halves)"
+        #endif
+    }
+
+    static func firstLine(_ s: String) -> String {
+        String(s.split(separator: "\n").first ?? "").trimmingCharacters(in: .whitespaces)
+    }
+
+    /// Output of a command found on PATH, or nil if it is missing or (unless allowed) fails.
+    static func run(_ tool: String, _ arguments: [String], allowFailure: Bool = false) -> String? {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = [tool] + arguments
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = out
+        do { try p.run() } catch { return nil }
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        guard allowFailure || p.terminationStatus == 0 else { return nil }
+        return String(decoding: data, as: UTF8.self)
+    }
+}

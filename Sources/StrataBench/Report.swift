@@ -1,0 +1,162 @@
+import Foundation
+
+/// The `strata` block added to Google Benchmark's JSON. Everything Google Benchmark writes
+/// stays as it wrote it (so its `compare.py` reads the file unchanged); what it has no place
+/// for lives here. Keys are snake_case; every number is finite (strict JSON).
+public struct StrataBlock: Codable, Equatable {
+    /// Bumped when a field changes meaning or disappears.
+    public static let currentSchemaVersion = 1
+
+    public var schemaVersion: Int = StrataBlock.currentSchemaVersion
+    public var tool: String = "strata-bench"
+    /// ISO 8601, UTC.
+    public var createdAt: String
+    public var machine: MachineFingerprint
+    public var options: RunOptions
+    /// One per benchmark that ran: raw samples, medians and the ratios to its baselines.
+    public var benchmarks: [BenchmarkSummary]
+    /// How cost grows with N, per family of benchmarks that differ only in N.
+    public var growth: [GrowthFit]
+    public var scenes: [SceneResult]
+    public var counts: [CountResult]
+    /// One kernel timed by hand beside Google Benchmark's figure for it (Debian's library is
+    /// a debug build: this shows whether that distorts timings).
+    public var handTimedCheck: HandTimedCheck?
+    public var warnings: [String]
+
+    public init(createdAt: String, machine: MachineFingerprint, options: RunOptions, benchmarks: [BenchmarkSummary] = [],
+                growth: [GrowthFit] = [], scenes: [SceneResult] = [], counts: [CountResult] = [],
+                handTimedCheck: HandTimedCheck? = nil, warnings: [String] = []) {
+        self.createdAt = createdAt
+        self.machine = machine
+        self.options = options
+        self.benchmarks = benchmarks
+        self.growth = growth
+        self.scenes = scenes
+        self.counts = counts
+        self.handTimedCheck = handTimedCheck
+        self.warnings = warnings
+    }
+}
+
+/// What the run was asked to do.
+public struct RunOptions: Codable, Equatable {
+    public var quick: Bool
+    public var suites: [String]
+    public var filter: String?
+    public var repetitions: Int
+    public var minTime: Double
+    /// The arguments handed to Google Benchmark.
+    public var googleBenchmarkArguments: [String]
+
+    public init(quick: Bool, suites: [String], filter: String?, repetitions: Int, minTime: Double, googleBenchmarkArguments: [String]) {
+        self.quick = quick
+        self.suites = suites
+        self.filter = filter
+        self.repetitions = repetitions
+        self.minTime = minTime
+        self.googleBenchmarkArguments = googleBenchmarkArguments
+    }
+}
+
+/// One benchmark's figures, per item (per animation, change, lookup, layer, byte).
+public struct BenchmarkSummary: Codable, Equatable {
+    public var name: String
+    public var suite: String
+    public var item: String
+    public var itemsPerIteration: Int
+    public var parameters: [String: String]
+    /// Wall time per item of each repetition, ns (Google Benchmark's `real_time` / items).
+    public var samplesNsPerItem: [Double]
+    public var medianNsPerItem: Double
+    public var minNsPerItem: Double
+    public var maxNsPerItem: Double
+    /// Iterations of each repetition.
+    public var iterations: [Int]
+    /// The same bytes touched by a triad, per item (frame suite).
+    public var floorNsPerItem: Double?
+    /// median / floor: 1 is the memory bound.
+    public var ratioToFloor: Double?
+    /// The reference engine on the same workload, per item.
+    public var referenceNsPerItem: Double?
+    /// reference / this: how many times faster than the classic design.
+    public var speedupOverReference: Double?
+    /// The `chain` strategy on the same keys, per item (lookup suite).
+    public var chainNsPerItem: Double?
+    /// this / chain.
+    public var ratioToChain: Double?
+    /// Google Benchmark's error (a failed precondition), when the benchmark did not run.
+    public var error: String?
+}
+
+/// A least-squares fit of log(time per iteration) against log(N) for one family.
+public struct GrowthFit: Codable, Equatable {
+    /// The family: the parameters the benchmarks share (all but N).
+    public var family: String
+    public var suite: String
+    /// (N, median ns per iteration) points, by N.
+    public var points: [[Double]]
+    /// Cost ~ N^exponent: 1 is linear.
+    public var exponent: Double
+    /// The exponent exceeds 1 by more than `superLinearMargin`.
+    public var superLinear: Bool
+
+    /// Margin above linear that counts as super-linear growth (cache effects on large N
+    /// alone stay below it).
+    public static let superLinearMargin = 0.15
+}
+
+/// Deterministic counts per item of one benchmark body.
+public struct CountResult: Codable, Equatable {
+    public var name: String
+    public var item: String
+    public var itemsPerIteration: Int
+    /// Iterations counted.
+    public var iterations: Int
+    /// Instructions per item under callgrind (collection toggled around the body only); nil
+    /// when valgrind is not available.
+    public var instructionsPerItem: Double?
+    public var mallocsPerItem: Double
+    public var freesPerItem: Double
+    public var bytesAllocatedPerItem: Double
+
+    public init(name: String, item: String, itemsPerIteration: Int, iterations: Int, instructionsPerItem: Double?,
+                mallocsPerItem: Double, freesPerItem: Double, bytesAllocatedPerItem: Double) {
+        self.name = name
+        self.item = item
+        self.itemsPerIteration = itemsPerIteration
+        self.iterations = iterations
+        self.instructionsPerItem = instructionsPerItem.flatMap(finite)
+        self.mallocsPerItem = mallocsPerItem
+        self.freesPerItem = freesPerItem
+        self.bytesAllocatedPerItem = bytesAllocatedPerItem
+    }
+}
+
+/// Google Benchmark's timing of one kernel beside the same kernel timed by hand.
+public struct HandTimedCheck: Codable, Equatable {
+    public var benchmark: String
+    public var googleBenchmarkNsPerItem: Double
+    public var handTimedNsPerItem: Double
+    /// google / hand: near 1 means the debug-built library does not distort the figure.
+    public var ratio: Double
+    public var method: String
+
+    public init(benchmark: String, googleBenchmarkNsPerItem: Double, handTimedNsPerItem: Double, method: String) {
+        self.benchmark = benchmark
+        self.googleBenchmarkNsPerItem = googleBenchmarkNsPerItem
+        self.handTimedNsPerItem = handTimedNsPerItem
+        self.ratio = finite(googleBenchmarkNsPerItem / handTimedNsPerItem) ?? 0
+        self.method = method
+    }
+}
+
+/// Finite or nil: the JSON stays strict.
+@inline(__always) func finite(_ x: Double) -> Double? { x.isFinite ? x : nil }
+
+/// Median of a non-empty array (mean of the middle two for even counts).
+func median(_ xs: [Double]) -> Double {
+    let s = xs.sorted()
+    guard !s.isEmpty else { return 0 }
+    return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
+}

@@ -1,0 +1,155 @@
+import Foundation
+
+/// Turns Google Benchmark's JSON into the report: its own document untouched, plus the
+/// `strata` block of per-item summaries, baselines ratios and growth fits.
+public enum ReportBuilder {
+    /// Google Benchmark's document as a JSON object. Its writer prints `nan`/`inf` for
+    /// non-finite counters; those become `null` (with a warning) so the file stays strict JSON.
+    public static func parseGoogleBenchmark(_ text: String, warnings: inout [String]) throws -> [String: Any] {
+        var cleaned = text
+        let pattern = #"(:\s*)-?(nan|inf)\b"#
+        if let re = try? NSRegularExpression(pattern: pattern, options: [.caseInsensitive]) {
+            let range = NSRange(cleaned.startIndex..., in: cleaned)
+            let hits = re.numberOfMatches(in: cleaned, range: range)
+            if hits > 0 {
+                cleaned = re.stringByReplacingMatches(in: cleaned, range: range, withTemplate: "$1null")
+                warnings.append("Google Benchmark wrote \(hits) non-finite value(s); written as null")
+            }
+        }
+        guard let object = try JSONSerialization.jsonObject(with: Data(cleaned.utf8)) as? [String: Any] else {
+            throw BenchmarkError("Google Benchmark's output is not a JSON object")
+        }
+        return object
+    }
+
+    /// Per-benchmark summaries from Google Benchmark's `benchmarks` array (its per-repetition
+    /// entries; aggregates are recomputed from them), with the ratios to each baseline that
+    /// ran: the floor (frame), the reference engine and `chain` (lookup).
+    public static func summaries(_ document: [String: Any], cases: [BenchmarkCase]) -> [BenchmarkSummary] {
+        let byName = Dictionary(cases.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        var samples: [String: [Double]] = [:], iterations: [String: [Int]] = [:], errors: [String: String] = [:]
+        var order: [String] = []
+        for entry in document["benchmarks"] as? [[String: Any]] ?? [] {
+            guard (entry["run_type"] as? String ?? "iteration") == "iteration" else { continue }
+            let name = entry["run_name"] as? String ?? entry["name"] as? String ?? ""
+            guard let c = byName[name] else { continue }
+            if samples[name] == nil { order.append(name); samples[name] = [] }
+            if entry["error_occurred"] as? Bool == true {
+                errors[name] = entry["error_message"] as? String ?? "error"
+                continue
+            }
+            guard let t = entry["real_time"] as? Double, t.isFinite else { continue }
+            let ns = t * nanoseconds(per: entry["time_unit"] as? String ?? "ns")
+            samples[name]!.append(ns / Double(max(c.items, 1)))
+            iterations[name, default: []].append(entry["iterations"] as? Int ?? 0)
+        }
+        var out: [BenchmarkSummary] = order.map { name in
+            let c = byName[name]!
+            let s = samples[name] ?? []
+            return BenchmarkSummary(
+                name: name, suite: c.suite, item: c.item, itemsPerIteration: c.items, parameters: c.parameters,
+                samplesNsPerItem: s, medianNsPerItem: median(s), minNsPerItem: s.min() ?? 0, maxNsPerItem: s.max() ?? 0,
+                iterations: iterations[name] ?? [], error: errors[name])
+        }
+        addBaselineRatios(&out)
+        return out
+    }
+
+    static func nanoseconds(per unit: String) -> Double {
+        switch unit {
+        case "us": return 1e3
+        case "ms": return 1e6
+        case "s": return 1e9
+        default: return 1
+        }
+    }
+
+    /// Fills the floor, reference and chain ratios from benchmarks of the same run.
+    static func addBaselineRatios(_ summaries: inout [BenchmarkSummary]) {
+        let index = Dictionary(summaries.enumerated().map { ($0.element.name, $0.offset) }, uniquingKeysWith: { a, _ in a })
+        let byParameters = Dictionary(summaries.enumerated().map { ($0.element.parameters, $0.offset) },
+                                      uniquingKeysWith: { a, _ in a })
+        for i in summaries.indices {
+            let s = summaries[i]
+            guard s.error == nil, s.medianNsPerItem > 0 else { continue }
+            if let floorName = s.parameters["floor"], let bytes = Double(s.parameters["bytes"] ?? ""),
+               let f = index[floorName], summaries[f].error == nil {
+                let perItem = summaries[f].medianNsPerItem * bytes / Double(max(s.itemsPerIteration, 1))
+                summaries[i].floorNsPerItem = finite(perItem)
+                summaries[i].ratioToFloor = finite(s.medianNsPerItem / perItem)
+            }
+            if s.parameters["engine"] == "strata" {
+                var p = s.parameters
+                p["engine"] = "reference"
+                if let r = byParameters[p], summaries[r].error == nil {
+                    summaries[i].referenceNsPerItem = summaries[r].medianNsPerItem
+                    summaries[i].speedupOverReference = finite(summaries[r].medianNsPerItem / s.medianNsPerItem)
+                }
+            }
+            if let strategy = s.parameters["strategy"] {
+                var p = s.parameters
+                p["strategy"] = "chain"
+                if let c = byParameters[p], summaries[c].error == nil {
+                    summaries[i].chainNsPerItem = summaries[c].medianNsPerItem
+                    summaries[i].ratioToChain = strategy == "chain" ? 1 : finite(s.medianNsPerItem / summaries[c].medianNsPerItem)
+                }
+            }
+        }
+    }
+
+    /// Growth of cost with N: benchmarks grouped by every parameter but `n` (and those that
+    /// follow from it: `bytes`, `floor`), fitted where a family has 3 or more sizes.
+    public static func growth(_ summaries: [BenchmarkSummary]) -> [GrowthFit] {
+        var families: [String: [(n: Double, ns: Double, suite: String)]] = [:]
+        for s in summaries where s.error == nil && s.parameters["engine"] != "floor" {
+            guard let n = Double(s.parameters["n"] ?? ""), n > 0, s.medianNsPerItem > 0 else { continue }
+            let key = s.parameters.filter { !["n", "bytes", "floor"].contains($0.key) }
+                .sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",")
+            families[key, default: []].append((n, s.medianNsPerItem * Double(s.itemsPerIteration), s.suite))
+        }
+        return families.compactMap { key, points -> GrowthFit? in
+            let p = points.sorted { $0.n < $1.n }
+            guard Set(p.map(\.n)).count >= 3 else { return nil }
+            let xs = p.map { log($0.n) }, ys = p.map { log($0.ns) }
+            let mx = xs.reduce(0, +) / Double(xs.count), my = ys.reduce(0, +) / Double(ys.count)
+            var sxy = 0.0, sxx = 0.0
+            for (x, y) in zip(xs, ys) { sxy += (x - mx) * (y - my); sxx += (x - mx) * (x - mx) }
+            guard sxx > 0, let slope = finite(sxy / sxx) else { return nil }
+            return GrowthFit(family: key, suite: p[0].suite, points: p.map { [$0.n, $0.ns] }, exponent: slope,
+                             superLinear: slope > 1 + GrowthFit.superLinearMargin)
+        }.sorted { $0.family < $1.family }
+    }
+
+    /// Google Benchmark's document with the `strata` block added, as strict, sorted JSON.
+    public static func document(_ googleBenchmark: [String: Any], strata: StrataBlock) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        let block = try JSONSerialization.jsonObject(with: try encoder.encode(strata))
+        var doc = googleBenchmark
+        doc["strata"] = block
+        return try JSONSerialization.data(withJSONObject: doc, options: [.prettyPrinted, .sortedKeys])
+    }
+
+    /// Reads a report written by `document`: Google Benchmark's part and the `strata` block.
+    public static func read(_ url: URL) throws -> (googleBenchmark: [String: Any], strata: StrataBlock) {
+        let data: Data
+        do { data = try Data(contentsOf: url) } catch {
+            throw BenchmarkError("cannot read \(url.path): \(error.localizedDescription)")
+        }
+        let object: Any
+        do { object = try JSONSerialization.jsonObject(with: data) } catch {
+            throw BenchmarkError("\(url.path) is not valid JSON: \(error.localizedDescription)")
+        }
+        guard var doc = object as? [String: Any], let block = doc.removeValue(forKey: "strata") else {
+            throw BenchmarkError("\(url.path) has no `strata` block: not a strata-bench report")
+        }
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        do {
+            let strata = try decoder.decode(StrataBlock.self, from: JSONSerialization.data(withJSONObject: block))
+            return (doc, strata)
+        } catch {
+            throw BenchmarkError("\(url.path): the `strata` block does not match schema \(StrataBlock.currentSchemaVersion): \(error)")
+        }
+    }
+}

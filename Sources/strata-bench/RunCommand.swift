@@ -1,0 +1,173 @@
+import ArgumentParser
+import Foundation
+import StrataBench
+import StrataBenchSuites
+
+/// Runs the suites on Google Benchmark, the frame-time scenes and the deterministic counts,
+/// and writes one JSON report (Google Benchmark's schema plus a `strata` block).
+struct RunCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Run benchmarks and scenes; write the JSON report.",
+        discussion: """
+        Arguments after `--` go to Google Benchmark unchanged (e.g. -- --benchmark_enable_random_interleaving=true).
+        Exit status: 0 all ran, 3 a benchmark or scene failed (the report is still written).
+        """)
+
+    @Option(name: .customLong("suite"), help: "Suites to run (repeatable): \(Catalog.suites.joined(separator: ", ")). Default: all.")
+    var suites: [String] = []
+    @Option(help: "Regular expression over benchmark names (scenes: over `scene/NAME`).") var filter: String?
+    @Flag(help: "CI's short run: the quick subset, 3 repetitions, short minimum time, short scenes.") var quick = false
+    @Option(help: "Repetitions of each benchmark (Google Benchmark's --benchmark_repetitions). Default: 9, quick 3.")
+    var repetitions: Int?
+    @Option(help: "Minimum seconds per repetition (--benchmark_min_time). Default 0.05, quick 0.01.") var minTime: Double?
+    @Option(help: "Where the JSON report goes.") var out = "reports/latest.json"
+    @Flag(help: "Skip the callgrind and malloc counts.") var noCounts = false
+    @Argument(parsing: .postTerminator, help: "Google Benchmark flags.") var googleBenchmarkFlags: [String] = []
+
+    func validate() throws {
+        for s in suites where !Catalog.suites.contains(s) {
+            throw ValidationError("unknown suite '\(s)'; suites: \(Catalog.suites.joined(separator: ", "))")
+        }
+        if let r = repetitions, r < 1 { throw ValidationError("--repetitions must be at least 1") }
+        if let t = minTime, !(t > 0 && t.isFinite) { throw ValidationError("--min-time must be a positive number of seconds") }
+    }
+
+    func run() throws {
+        let started = Date()
+        let chosen = suites.isEmpty ? Catalog.suites : suites
+        let reps = repetitions ?? (quick ? 3 : 9)
+        let minTime = self.minTime ?? (quick ? 0.01 : 0.05)
+        let cases = try Catalog.select(suites: chosen, quick: quick, filter: filter)
+        var warnings: [String] = []
+        if _isDebugAssertConfiguration() {
+            warnings.append("strata-bench is a debug build: timings are not representative (build with -c release)")
+        }
+        warnings.forEach { progress("warning: \($0)") }
+
+        // 1. Google Benchmark: the suites.
+        let gbArguments = ["--benchmark_repetitions=\(reps)", "--benchmark_min_time=\(minTime)"] + googleBenchmarkFlags
+        var document: [String: Any] = [:]
+        var summaries: [BenchmarkSummary] = []
+        if !cases.isEmpty {
+            progress("running \(cases.count) benchmarks (\(reps) repetitions, min time \(minTime) s) on Google Benchmark")
+            let runner = GoogleBenchmarkRunner()
+            runner.register(cases)
+            runner.addContext("strata_build", MachineFingerprint.compiledFlags)
+            let (json, _) = try runner.run(arguments: gbArguments)
+            document = try ReportBuilder.parseGoogleBenchmark(json, warnings: &warnings)
+            summaries = ReportBuilder.summaries(document, cases: cases)
+        } else {
+            document = ["context": [String: Any](), "benchmarks": [Any]()]
+        }
+        let context = document["context"] as? [String: Any] ?? [:]
+        let buildType = context["library_build_type"] as? String ?? "unknown"
+        if buildType == "debug" {
+            warnings.append("Debian's libbenchmark reports library_build_type=debug: its timing loop is compiled without optimisation; see hand_timed_check for its effect")
+        }
+
+        // 2. One kernel timed by hand beside Google Benchmark's figure.
+        let handCheck = try handTimedCheck(summaries: summaries, cases: cases)
+
+        // 3. Frame-time scenes.
+        var scenes: [SceneResult] = []
+        if chosen.contains("scenes") {
+            let re = try filter.map { try NSRegularExpression(pattern: $0) }
+            for name in Scenes.names {
+                let full = "scene/\(name)"
+                if let re, re.firstMatch(in: full, range: NSRange(full.startIndex..., in: full)) == nil { continue }
+                progress("scene \(name)\(quick ? " (quick)" : "")")
+                do {
+                    scenes.append(try Scenes.run(name, quick: quick) { progress("  \(name): \($0)") })
+                } catch {
+                    warnings.append("scene \(name) failed: \(error)")
+                }
+            }
+        }
+
+        // 4. Deterministic counts.
+        var counts: [CountResult] = []
+        if !noCounts {
+            counts = try countAll(quick: quick, warnings: &warnings)
+        }
+
+        let machine = MachineFingerprint.current(googleBenchmarkBuildType: buildType)
+        if !machine.cpuFlags.contains("avx2") { warnings.append("this CPU reports no AVX2: the haswell build cannot be timed here") }
+        let options = RunOptions(quick: quick, suites: chosen, filter: filter, repetitions: reps, minTime: minTime,
+                                 googleBenchmarkArguments: gbArguments)
+        let block = StrataBlock(createdAt: ISO8601DateFormatter().string(from: started), machine: machine, options: options,
+                                benchmarks: summaries, growth: ReportBuilder.growth(summaries), scenes: scenes,
+                                counts: counts, handTimedCheck: handCheck, warnings: warnings)
+        let data = try ReportBuilder.document(document, strata: block)
+        let url = URL(fileURLWithPath: out)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try data.write(to: url, options: .atomic)
+
+        print("")
+        print(Headline.markdown(block))
+        for w in warnings { print("warning: \(w)") }
+        let failed = summaries.filter { $0.error != nil }
+        for f in failed { print("FAILED \(f.name): \(f.error ?? "")") }
+        progress("wrote \(out) in \(Int(Date().timeIntervalSince(started))) s")
+        if !failed.isEmpty || warnings.contains(where: { $0.hasPrefix("scene ") && $0.contains(" failed") }) {
+            throw ExitCode(3)
+        }
+    }
+
+    /// `frame/opacity/shared/basic/10000` (or the first frame case that ran) timed with a
+    /// plain clock loop: 9 batches of the iteration count Google Benchmark chose, median.
+    func handTimedCheck(summaries: [BenchmarkSummary], cases: [BenchmarkCase]) throws -> HandTimedCheck? {
+        let preferred = "frame/opacity/shared/basic/10000"
+        guard let s = summaries.first(where: { $0.name == preferred && $0.error == nil })
+                ?? summaries.first(where: { $0.suite == "frame" && $0.parameters["engine"] == "strata" && $0.error == nil }),
+              let c = cases.first(where: { $0.name == s.name }) else { return nil }
+        let w = try c.make()
+        let iterations = max(1, s.iterations.sorted()[s.iterations.count / 2])
+        w.run()
+        var samples: [Double] = []
+        for _ in 0..<9 {
+            let t0 = DispatchTime.now().uptimeNanoseconds
+            for _ in 0..<iterations { w.run() }
+            let t1 = DispatchTime.now().uptimeNanoseconds
+            samples.append(Double(t1 - t0) / Double(iterations * c.items))
+        }
+        samples.sort()
+        let hand = samples[4]
+        return HandTimedCheck(benchmark: s.name, googleBenchmarkNsPerItem: s.medianNsPerItem, handTimedNsPerItem: hand,
+                              method: "median of 9 batches of \(iterations) iterations, DispatchTime, same fixture builder")
+    }
+
+    /// Mallocs in this process; instructions by this executable re-run under callgrind.
+    func countAll(quick: Bool, warnings: inout [String]) throws -> [CountResult] {
+        let counted = Catalog.counted
+        guard !counted.isEmpty else { return [] }
+        progress("counting mallocs and instructions of \(counted.count) bodies")
+        var instructions: [String: UInt64] = [:]
+        if Counts.valgrindAvailable {
+            let scratch = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("strata-bench-callgrind-\(getpid())")
+            defer { try? FileManager.default.removeItem(at: scratch) }
+            do {
+                instructions = try Counts.instructions(
+                    executable: CommandLine.arguments[0].contains("/") ? URL(fileURLWithPath: CommandLine.arguments[0]).path : CommandLine.arguments[0],
+                    arguments: ["count-worker", "--iterations", "\(Counts.defaultIterations)"] + counted.map(\.name),
+                    scratch: scratch)
+            } catch {
+                warnings.append("instruction counts unavailable: \(error)")
+            }
+        } else {
+            warnings.append("valgrind not found: no instruction counts (scripts/setup installs it)")
+        }
+        return try counted.map { c in
+            let a = try Counts.allocations(c)
+            let ir = instructions[c.name].map { Double($0) / Double(Counts.defaultIterations * max(c.items, 1)) }
+            return CountResult(name: c.name, item: c.item, itemsPerIteration: c.items, iterations: Counts.defaultIterations,
+                               instructionsPerItem: ir, mallocsPerItem: a.mallocs, freesPerItem: a.frees,
+                               bytesAllocatedPerItem: a.bytes)
+        }
+    }
+}
+
+/// A progress line on stderr (the console table is on stdout).
+func progress(_ s: String) {
+    FileHandle.standardError.write(Data("[strata-bench] \(s)\n".utf8))
+}

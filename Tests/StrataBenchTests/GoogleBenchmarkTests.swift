@@ -1,0 +1,187 @@
+import Foundation
+import XCTest
+@testable import StrataBench
+
+/// The harness on Google Benchmark: registration, one real run, and the report built from it.
+final class GoogleBenchmarkTests: XCTestCase {
+    /// One process can run Google Benchmark once with a given registry (registration is
+    /// global and permanent), so the whole run-and-report path is one test.
+    func test_runRegisteredCasesAndBuildTheReport() throws {
+        let buffer = UnsafeMutablePointer<Double>.allocate(capacity: 1000)
+        buffer.initialize(repeating: 1, count: 1000)
+        defer { buffer.deallocate() }
+        var builds = 0
+        let sum = BenchmarkCase("test/sum/1000", items: 1000, item: "double", parameters: ["n": "1000", "strategy": "fast"]) {
+            builds += 1
+            return Workload {
+                var s = 0.0
+                for i in 0..<1000 { s += buffer[i] }
+                blackHole(s)
+            }
+        }
+        let chain = BenchmarkCase("test/sum-chain/1000", items: 1000, item: "double", parameters: ["n": "1000", "strategy": "chain"]) {
+            Workload {
+                var s = 0.0
+                for i in 0..<1000 { s += buffer[i] * 1.0000001 }
+                blackHole(s)
+            }
+        }
+        var resets = 0
+        let withReset = BenchmarkCase("test/reset/1", items: 1, item: "op", resets: true) {
+            Workload(reset: { resets += 1 }) { blackHole(resets) }
+        }
+        let broken = BenchmarkCase("test/broken/1", items: 1, item: "op") {
+            throw BenchmarkError("the result was 3, expected 4")
+        }
+        let runner = GoogleBenchmarkRunner()
+        runner.register([sum, chain, withReset, broken])
+        let (json, count) = try runner.run(arguments: ["--benchmark_min_time=0.002", "--benchmark_repetitions=3",
+                                                       "--benchmark_filter=^test/"])
+        XCTAssertEqual(count, 4)
+        // Fixtures are built once per case and reused across Google Benchmark's calls.
+        XCTAssertEqual(builds, 1)
+        XCTAssertGreaterThan(resets, 0)
+
+        var warnings: [String] = []
+        let doc = try ReportBuilder.parseGoogleBenchmark(json, warnings: &warnings)
+        XCTAssertNotNil((doc["context"] as? [String: Any])?["library_build_type"])
+        let entries = doc["benchmarks"] as? [[String: Any]] ?? []
+        let sumRuns = entries.filter { $0["run_name"] as? String == "test/sum/1000" && $0["run_type"] as? String == "iteration" }
+        XCTAssertEqual(sumRuns.count, 3)
+        XCTAssertEqual(sumRuns.first?["items"] as? Double, 1000)
+        XCTAssertNotNil(sumRuns.first?["per_item"] as? Double)
+
+        let summaries = ReportBuilder.summaries(doc, cases: [sum, chain, withReset, broken])
+        let s = try XCTUnwrap(summaries.first { $0.name == "test/sum/1000" })
+        XCTAssertEqual(s.samplesNsPerItem.count, 3)
+        XCTAssertTrue(s.samplesNsPerItem.allSatisfy { $0 > 0 && $0 < 1000 }, "\(s.samplesNsPerItem)")
+        XCTAssertEqual(s.medianNsPerItem, s.samplesNsPerItem.sorted()[1])
+        let ratio = try XCTUnwrap(s.ratioToChain)
+        XCTAssertEqual(ratio, s.medianNsPerItem / s.chainNsPerItem!, accuracy: 1e-12)
+        let b = try XCTUnwrap(summaries.first { $0.name == "test/broken/1" })
+        XCTAssertEqual(b.error?.contains("the result was 3, expected 4"), true, b.error ?? "no error")
+        XCTAssertTrue(b.samplesNsPerItem.isEmpty)
+
+        let block = StrataBlock(createdAt: "2026-11-23T00:00:00Z", machine: .current(googleBenchmarkBuildType: "debug"),
+                                options: RunOptions(quick: true, suites: ["test"], filter: nil, repetitions: 3, minTime: 0.002,
+                                                    googleBenchmarkArguments: []),
+                                benchmarks: summaries)
+        let data = try ReportBuilder.document(doc, strata: block)
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("strata-gb-test-\(getpid()).json")
+        try data.write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let (gb, back) = try ReportBuilder.read(url)
+        XCTAssertEqual(back, block)
+        XCTAssertEqual((gb["benchmarks"] as? [Any])?.count, entries.count)
+        let text = String(decoding: data, as: UTF8.self)
+        XCTAssertTrue(text.contains("\"schema_version\" : 1"))
+        XCTAssertTrue(text.contains("\"samples_ns_per_item\""))
+    }
+
+    func test_unknownGoogleBenchmarkFlagIsRefused() {
+        // Runs no benchmark: Initialize leaves the unknown flag, the shim refuses it.
+        XCTAssertThrowsError(try GoogleBenchmarkRunner().run(arguments: ["--benchmark_no_such_flag=1", "--bogus"])) { error in
+            XCTAssertTrue("\(error)".contains("--bogus"), "\(error)")
+        }
+    }
+}
+
+/// The report model alone: strictness, baselines, growth.
+final class ReportBuilderTests: XCTestCase {
+    func test_nonFiniteValuesFromGoogleBenchmarkBecomeNull() throws {
+        var warnings: [String] = []
+        let doc = try ReportBuilder.parseGoogleBenchmark(#"{"benchmarks": [{"name": "x", "cv": nan, "y": -inf, "z": 1.5}]}"#,
+                                                         warnings: &warnings)
+        let e = try XCTUnwrap((doc["benchmarks"] as? [[String: Any]])?.first)
+        XCTAssertTrue(e["cv"] is NSNull)
+        XCTAssertTrue(e["y"] is NSNull)
+        XCTAssertEqual(e["z"] as? Double, 1.5)
+        XCTAssertEqual(warnings.count, 1)
+    }
+
+    func test_ratiosToFloorAndReferenceComeFromTheSameRun() {
+        func summary(_ name: String, _ ns: Double, items: Int, _ p: [String: String]) -> BenchmarkSummary {
+            BenchmarkSummary(name: name, suite: "frame", item: "animation", itemsPerIteration: items, parameters: p,
+                             samplesNsPerItem: [ns], medianNsPerItem: ns, minNsPerItem: ns, maxNsPerItem: ns, iterations: [1])
+        }
+        var s = [
+            summary("frame/opacity/shared/basic/100", 2, items: 100,
+                    ["engine": "strata", "n": "100", "width": "opacity", "bytes": "3200", "floor": "frame/floor/3200"]),
+            summary("frame/reference/opacity/shared/basic/100", 500, items: 100,
+                    ["engine": "reference", "n": "100", "width": "opacity", "bytes": "3200", "floor": "frame/floor/3200"]),
+            summary("frame/floor/3200", 0.025, items: 3200, ["engine": "floor", "n": "3200", "bytes": "3200"]),
+        ]
+        ReportBuilder.addBaselineRatios(&s)
+        // floor per animation = 0.025 ns/byte * 3200 bytes / 100 animations = 0.8 ns.
+        XCTAssertEqual(s[0].floorNsPerItem!, 0.8, accuracy: 1e-12)
+        XCTAssertEqual(s[0].ratioToFloor!, 2.5, accuracy: 1e-12)
+        XCTAssertEqual(s[0].speedupOverReference!, 250, accuracy: 1e-9)
+        XCTAssertNil(s[1].speedupOverReference)
+    }
+
+    func test_growthFitFindsTheExponentAndFlagsSuperLinearFamilies() {
+        func summary(_ n: Int, perItem: Double, shape: String) -> BenchmarkSummary {
+            BenchmarkSummary(name: "tree/build/\(shape)/\(n)", suite: "tree", item: "layer", itemsPerIteration: n,
+                             parameters: ["n": "\(n)", "shape": shape, "operation": "build"],
+                             samplesNsPerItem: [perItem], medianNsPerItem: perItem, minNsPerItem: perItem,
+                             maxNsPerItem: perItem, iterations: [1])
+        }
+        let linear = [1_000, 10_000, 100_000].map { summary($0, perItem: 40, shape: "fan") }
+        // Cost per item grows as sqrt(N): total ~ N^1.5.
+        let quadratic = [1_000, 10_000, 100_000].map { summary($0, perItem: 40 * (Double($0) / 1000).squareRoot(), shape: "chain") }
+        let fits = ReportBuilder.growth(linear + quadratic)
+        XCTAssertEqual(fits.count, 2)
+        let chain = fits.first { $0.family.contains("shape=chain") }!
+        let fan = fits.first { $0.family.contains("shape=fan") }!
+        XCTAssertEqual(fan.exponent, 1, accuracy: 1e-9)
+        XCTAssertFalse(fan.superLinear)
+        XCTAssertEqual(chain.exponent, 1.5, accuracy: 1e-9)
+        XCTAssertTrue(chain.superLinear)
+        XCTAssertEqual(chain.points.map { $0[0] }, [1_000, 10_000, 100_000])
+    }
+
+    func test_readRefusesCorruptAndForeignFilesWithTheirPath() throws {
+        let dir = FileManager.default.temporaryDirectory
+        let corrupt = dir.appendingPathComponent("strata-corrupt-\(getpid()).json")
+        try Data(#"{"benchmarks": [1, 2"#.utf8).write(to: corrupt)
+        defer { try? FileManager.default.removeItem(at: corrupt) }
+        XCTAssertThrowsError(try ReportBuilder.read(corrupt)) { XCTAssertTrue("\($0)".contains(corrupt.path), "\($0)") }
+        let foreign = dir.appendingPathComponent("strata-foreign-\(getpid()).json")
+        try Data(#"{"benchmarks": []}"#.utf8).write(to: foreign)
+        defer { try? FileManager.default.removeItem(at: foreign) }
+        XCTAssertThrowsError(try ReportBuilder.read(foreign)) { XCTAssertTrue("\($0)".contains("no `strata` block"), "\($0)") }
+        XCTAssertThrowsError(try ReportBuilder.read(dir.appendingPathComponent("strata-missing-\(getpid()).json")))
+    }
+
+    func test_callgrindDumpParsing() {
+        let dump = """
+        version: 1
+        creator: callgrind-3.19.0
+        cmd: strata-bench count-worker
+        desc: I1 cache:
+        desc: Trigger: Client Request: frame/opacity/shared/basic/1000
+        events: Ir
+        fl=(1) x.c
+        fn=(1) f
+        3 100
+        summary: 123456
+        totals: 123456
+        """
+        let parsed = Counts.parseDump(dump)
+        XCTAssertEqual(parsed?.0, "frame/opacity/shared/basic/1000")
+        XCTAssertEqual(parsed?.1, 123_456)
+        XCTAssertNil(Counts.parseDump("summary: 5"))
+    }
+
+    func test_allocationCountsPerItem() throws {
+        // Each run allocates exactly one class instance per item (10 items).
+        final class Box { var x = 0 }
+        let c = BenchmarkCase("test/alloc/10", items: 10, item: "box") {
+            Workload { for _ in 0..<10 { blackHole(Box()) } }
+        }
+        let a = try Counts.allocations(c, iterations: 5)
+        XCTAssertEqual(a.mallocs, 1, accuracy: 1e-12)
+        XCTAssertEqual(a.frees, 1, accuracy: 1e-12)
+        XCTAssertGreaterThanOrEqual(a.bytes, 16)
+    }
+}
