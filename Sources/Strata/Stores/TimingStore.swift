@@ -61,6 +61,8 @@ final class TimingStore {
     /// Interned curves; 0 is linear.
     @exclusivity(unchecked) private(set) var curves: [UnitBezier] = [UnitBezier(0, 0, 1, 1)]
     @exclusivity(unchecked) private(set) var curveFunctions: [CAMediaTimingFunction] = [CAMediaTimingFunction.linearCurve]
+    /// Curve ids by curve: interning is O(1) however many distinct curves there are.
+    @exclusivity(unchecked) private var curveIndex: [UnitBezier: Int32] = [UnitBezier(0, 0, 1, 1): 0]
 
     /// Filled by `evaluate`: entries that started / completed at this frame.
     @exclusivity(unchecked) var justStarted: [Int32] = []
@@ -97,10 +99,12 @@ final class TimingStore {
     func curveID(_ f: CAMediaTimingFunction?) -> Int32 {
         guard let f else { return 0 }
         if f.curve.isLinear { return 0 }
-        if let i = curves.firstIndex(of: f.curve) { return Int32(i) }
+        if let i = curveIndex[f.curve] { return i }
+        let id = Int32(curves.count)
         curves.append(f.curve)
         curveFunctions.append(f)
-        return Int32(curves.count - 1)
+        curveIndex[f.curve] = id
+        return id
     }
 
     private func grow(to n: Int) {
@@ -174,6 +178,20 @@ final class TimingStore {
         progress[i] = .nan
         groups[i] = []
         freeList.append(e)
+        if freeList.count == highWater { reset() }
+    }
+
+    /// With no entry alive, the store starts over: per-frame passes run to `highWater` and
+    /// the group / time-space flags pick the slower pass, so neither may outlive the
+    /// animations that raised them (capacity is kept).
+    private func reset() {
+        highWater = 0
+        freeList.removeAll(keepingCapacity: true)
+        params.removeAll(keepingCapacity: true)
+        groups.removeAll(keepingCapacity: true)
+        hasChildren = false
+        hasSpaces = false
+        maxDepth = 0
     }
 
     /// Computes phase and progress of every entry at `now`, listing entries that started or

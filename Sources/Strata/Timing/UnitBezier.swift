@@ -3,7 +3,7 @@
 /// precomputed; `solve` is Newton's method with a bisection fallback, in `Double` (the
 /// approach of WebKit/Chromium's `UnitBezier`).
 @usableFromInline
-struct UnitBezier: Equatable {
+struct UnitBezier: Hashable {
     @usableFromInline let ax, bx, cx, ay, by, cy: Double
     @usableFromInline let isLinear: Bool
 
