@@ -1,0 +1,51 @@
+import XCTest
+@testable import Strata
+
+/// Stores give back what finished animations held: a later frame does not scan entries of
+/// animations long gone, nor take the slow group pass because a group once ran.
+final class StoreReuseTests: XCTestCase {
+    func test_timingStoreStartsOverWhenItsLastEntryIsFreed() {
+        // A thread of its own: a fresh engine, whatever other tests left on this one.
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            defer { done.signal() }
+            let root = CALayer()
+            let layers = (0..<300).map { _ -> CALayer in let l = CALayer(); root.addSublayer(l); return l }
+            let r = CARenderer(layer: root)
+            r.renderFrame(atTime: 0)
+            CATransaction.begin()
+            for (i, l) in layers.enumerated() {
+                let o = CABasicAnimation(keyPath: "opacity")
+                o.fromValue = 0.0
+                o.toValue = 1.0
+                let g = CAAnimationGroup()
+                g.animations = [o]
+                g.duration = 1
+                g.timingFunction = CAMediaTimingFunction(controlPoints: 0.1, 0.2, 0.3 + Float(i) / 1000, 1)
+                l.add(g, forKey: "g")
+            }
+            CATransaction.commit()
+            r.renderFrame(atTime: 0.5)
+            let timings = EngineContext.current.timings
+            XCTAssertEqual(timings.liveCount, 600)
+            XCTAssertTrue(timings.hasChildren)
+            r.renderFrame(atTime: 2)   // every group finished and was removed
+            XCTAssertEqual(StrataEngine.activeAnimationCount, 0)
+            XCTAssertEqual(timings.highWater, 0)
+            XCTAssertFalse(timings.hasChildren)
+            XCTAssertEqual(timings.maxDepth, 0)
+            // Interned curves stay (300 distinct + linear), each found again in O(1).
+            XCTAssertEqual(timings.curves.count, 301)
+            XCTAssertEqual(timings.curveID(CAMediaTimingFunction(controlPoints: 0.1, 0.2, 0.3 + Float(7) / 1000, 1)), 8)
+            // The store works as new afterwards.
+            layers[0].opacity = 0.25
+            CATransaction.flush()
+            r.renderFrame(atTime: 2.1)
+            XCTAssertEqual(timings.liveCount, 1)
+            XCTAssertEqual(timings.highWater, 1)
+        }
+        thread.stackSize = 8 << 20
+        thread.start()
+        done.wait()
+    }
+}
