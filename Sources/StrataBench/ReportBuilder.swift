@@ -138,7 +138,7 @@ public enum ReportBuilder {
         }
         let object: Any
         do { object = try JSONSerialization.jsonObject(with: data) } catch {
-            throw BenchmarkError("\(url.path) is not valid JSON: \(error.localizedDescription)")
+            throw BenchmarkError("\(url.path) is not valid JSON: \(jsonErrorPosition(error, data))")
         }
         guard var doc = object as? [String: Any], let block = doc.removeValue(forKey: "strata") else {
             throw BenchmarkError("\(url.path) has no `strata` block: not a strata-bench report")
@@ -151,5 +151,21 @@ public enum ReportBuilder {
         } catch {
             throw BenchmarkError("\(url.path): the `strata` block does not match schema \(StrataBlock.currentSchemaVersion): \(error)")
         }
+    }
+
+    /// "line L, column C: what" for a JSONSerialization error (it reports a character
+    /// offset, or only "end of file").
+    static func jsonErrorPosition(_ error: Error, _ data: Data) -> String {
+        let what = (error as NSError).userInfo["NSDebugDescription"] as? String ?? error.localizedDescription
+        var offset = data.count
+        if let r = what.range(of: #"character (\d+)"#, options: .regularExpression),
+           let n = Int(what[r].split(separator: " ").last ?? "") {
+            offset = min(n, data.count)
+        }
+        var line = 1, column = 1
+        for byte in data.prefix(offset) {
+            if byte == UInt8(ascii: "\n") { line += 1; column = 1 } else { column += 1 }
+        }
+        return "line \(line), column \(column) (byte \(offset) of \(data.count)): \(what)"
     }
 }

@@ -1,0 +1,125 @@
+import XCTest
+@testable import StrataBench
+
+/// Verdicts: the statistics on known samples, then each rule of the comparator.
+final class ComparatorTests: XCTestCase {
+    func test_mannWhitneyOnSeparatedTiedAndMixedSamples() {
+        let low = (1...9).map(Double.init), high = (11...19).map(Double.init)
+        // Exact two-sided p is 2 / C(18, 9) = 4.1e-5; the normal approximation gives ~4e-4.
+        XCTAssertLessThan(Statistics.mannWhitneyP(low, high), 0.001)
+        XCTAssertEqual(Statistics.mannWhitneyP(low, high), Statistics.mannWhitneyP(high, low), accuracy: 1e-15)
+        XCTAssertEqual(Statistics.mannWhitneyP([5, 5, 5], [5, 5, 5]), 1)
+        // Interleaved samples: no evidence of a difference.
+        let a = [1.0, 3, 5, 7, 9, 11, 13, 15, 17], b = [2.0, 4, 6, 8, 10, 12, 14, 16, 18]
+        XCTAssertGreaterThan(Statistics.mannWhitneyP(a, b), 0.5)
+    }
+
+    func test_bootstrapIntervalOfTheMedianRatio() {
+        let constant = Statistics.bootstrapMedianRatio(base: [100, 100, 100], head: [110, 110, 110])
+        XCTAssertEqual(constant.low, 0.1, accuracy: 1e-12)
+        XCTAssertEqual(constant.high, 0.1, accuracy: 1e-12)
+        let base = (0..<9).map { 100 + Double($0) }, head = (0..<9).map { 120 + Double($0) }
+        let ci = Statistics.bootstrapMedianRatio(base: base, head: head)
+        XCTAssertLessThanOrEqual(ci.low, 0.20 * 1.0)
+        XCTAssertGreaterThan(ci.low, 0.1)
+        XCTAssertLessThan(ci.high, 0.3)
+        // Deterministic: the same inputs give the same interval.
+        XCTAssertEqual(ci.low, Statistics.bootstrapMedianRatio(base: base, head: head).low)
+    }
+
+    func block(_ times: [String: [Double]], counts: [String: (Double?, Double)] = [:], cpu: String = "AMD EPYC",
+               failed: Set<String> = []) -> StrataBlock {
+        let machine = MachineFingerprint(cpuModel: cpu, cores: 2, cpuFlags: ["avx2", "fma"], memoryBytes: 1, kernel: "Linux",
+                                         swiftVersion: "6.3.1", gitCommit: "x", gitDirty: false, buildConfiguration: "release",
+                                         buildFlags: "-O -target-cpu haswell", googleBenchmarkVersion: "1.7.1-1",
+                                         googleBenchmarkBuildType: "debug", valgrind: "valgrind-3.19.0", perfAvailable: false,
+                                         hostname: "vm")
+        let summaries = times.sorted { $0.key < $1.key }.map { name, s in
+            BenchmarkSummary(name: name, suite: "frame", item: "animation", itemsPerIteration: 1, parameters: [:],
+                             samplesNsPerItem: s, medianNsPerItem: median(s), minNsPerItem: s.min() ?? 0, maxNsPerItem: s.max() ?? 0,
+                             iterations: s.map { _ in 1 }, error: failed.contains(name) ? "precondition failed" : nil)
+        }
+        let countRows = counts.sorted { $0.key < $1.key }.map { name, c in
+            CountResult(name: name, item: "animation", itemsPerIteration: 1, iterations: 20, instructionsPerItem: c.0,
+                        mallocsPerItem: c.1, freesPerItem: c.1, bytesAllocatedPerItem: 0)
+        }
+        return StrataBlock(createdAt: "", machine: machine,
+                           options: RunOptions(quick: false, suites: [], filter: nil, repetitions: 9, minTime: 0.05, googleBenchmarkArguments: []),
+                           benchmarks: summaries, counts: countRows)
+    }
+
+    /// Nine repetitions around `m` with about 1% spread.
+    func reps(_ m: Double, n: Int = 9) -> [Double] {
+        (0..<n).map { i -> Double in
+            let wobble: Double = 0.01 * Double(i % 3 - 1)
+            let drift: Double = 0.001 * Double(i)
+            return m * (1 + wobble + drift)
+        }
+    }
+
+    func test_timeVerdictsNeedThresholdIntervalAndTest() {
+        let base = block(["slow": reps(100), "same": reps(100), "fast": reps(100), "small": reps(100), "few": reps(100, n: 5)])
+        let head = block(["slow": reps(112), "same": reps(100.5), "fast": reps(85), "small": reps(103), "few": reps(150, n: 5)])
+        let c = Comparator().compare(base: base, head: head, basePath: "b", headPath: "h")
+        func verdict(_ n: String) -> Verdict? { c.rows.first { $0.name == n }?.verdict }
+        XCTAssertEqual(verdict("slow"), .regression)
+        XCTAssertEqual(verdict("same"), .unchanged)
+        XCTAssertEqual(verdict("fast"), .improvement)
+        XCTAssertEqual(verdict("small"), .unchanged, "3% is under the 5% threshold")
+        XCTAssertEqual(verdict("few"), .insufficientData)
+        let slow = c.rows.first { $0.name == "slow" }!
+        XCTAssertEqual(slow.change!, 0.12, accuracy: 0.005)
+        XCTAssertGreaterThan(slow.ciLow!, 0.02)
+        XCTAssertLessThan(slow.pValue!, 0.01)
+        XCTAssertEqual(c.exitCode(gate: .all), 2)
+        XCTAssertEqual(c.exitCode(gate: .counts), 0, "times do not gate under --gate counts")
+    }
+
+    func test_differentMachinesGetNoTimeVerdictButCountsStillCompare() {
+        let base = block(["a": reps(100)], counts: ["a": (1000, 0)])
+        let head = block(["a": reps(200)], counts: ["a": (1030, 0)], cpu: "Intel Xeon")
+        let c = Comparator().compare(base: base, head: head, basePath: "b", headPath: "h")
+        XCTAssertFalse(c.sameMachine)
+        XCTAssertTrue(c.notes.first?.contains("different machines") == true)
+        XCTAssertEqual(c.rows.first { $0.metric == "time" }?.verdict, .differentMachine)
+        XCTAssertEqual(c.rows.first { $0.metric == "instructions" }?.verdict, .regression)
+        XCTAssertEqual(c.exitCode(gate: .all), 2)
+    }
+
+    func test_countVerdictsAndExitCodes() {
+        let base = block([:], counts: ["up": (1000, 0), "down": (1000, 0), "flat": (1000, 0), "alloc": (500, 0)])
+        let head = block([:], counts: ["up": (1011, 0), "down": (980, 0), "flat": (1005, 0), "alloc": (500, 0.001)])
+        let c = Comparator().compare(base: base, head: head, basePath: "b", headPath: "h")
+        func verdict(_ n: String, _ m: String) -> Verdict? { c.rows.first { $0.name == n && $0.metric == m }?.verdict }
+        XCTAssertEqual(verdict("up", "instructions"), .regression)
+        XCTAssertEqual(verdict("down", "instructions"), .improvement)
+        XCTAssertEqual(verdict("flat", "instructions"), .unchanged)
+        XCTAssertEqual(verdict("alloc", "mallocs"), .regression, "a body that did not allocate and now does")
+        XCTAssertEqual(c.exitCode(gate: .counts), 2)
+        let onlyBetter = Comparator().compare(base: block([:], counts: ["x": (1000, 0)]), head: block([:], counts: ["x": (900, 0)]),
+                                              basePath: "b", headPath: "h")
+        XCTAssertEqual(onlyBetter.exitCode(gate: .counts), 4)
+        XCTAssertEqual(onlyBetter.exitCode(gate: .none), 0)
+    }
+
+    func test_failedNewAndMissingBenchmarks() {
+        let base = block(["kept": reps(100), "gone": reps(100)])
+        let head = block(["kept": reps(100), "added": reps(100)], failed: ["kept"])
+        let c = Comparator().compare(base: base, head: head, basePath: "b", headPath: "h")
+        XCTAssertEqual(c.rows.first { $0.name == "kept" }?.verdict, .failed)
+        XCTAssertEqual(c.rows.first { $0.name == "added" }?.verdict, .new)
+        XCTAssertEqual(c.rows.first { $0.name == "gone" }?.verdict, .missing)
+        XCTAssertEqual(c.exitCode(gate: .none), 3)
+        XCTAssertTrue(c.table().contains("failed"))
+    }
+
+    func test_corruptJSONIsReportedWithLineAndColumn() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("strata-corrupt-pos-\(getpid()).json")
+        try Data("{\n  \"context\": {},\n  \"benchmarks\": [1, x]\n}".utf8).write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        XCTAssertThrowsError(try ReportBuilder.read(url)) { error in
+            XCTAssertTrue("\(error)".contains("line 3"), "\(error)")
+            XCTAssertTrue("\(error)".contains(url.path), "\(error)")
+        }
+    }
+}
