@@ -139,13 +139,34 @@ func makeFrameWorkload(_ spec: FrameSpec) throws -> Workload {
     }
 
     let step = 1.0 / 120
+    // The benchmark-only slowdown knob (see `injectedSlowdownPeriod`): one extra frame every
+    // `period` iterations adds exactly 1/period of the body's work.
+    let period = injectedSlowdownPeriod
+    var iteration = 0
     return Workload(retaining: [root, renderer, layers as AnyObject]) {
         t += step
         renderer.beginFrame(atTime: t)
         renderer.render()
         renderer.endFrame()
+        if period > 0 {
+            iteration += 1
+            if iteration % period == 0 {
+                renderer.beginFrame(atTime: t)
+                renderer.render()
+                renderer.endFrame()
+            }
+        }
     }
 }
+
+/// `STRATA_BENCH_INJECT_SLOWDOWN=P` (a percentage, e.g. 5 or 10) makes every frame benchmark
+/// body render one extra frame every 100/P iterations: a known extra cost of P% in time and
+/// in instructions, to measure how often `compare` catches a regression of that size. 0 when
+/// unset. Never set it for a real run; `run` records it in the report's warnings.
+let injectedSlowdownPeriod: Int = {
+    guard let text = ProcessInfo.processInfo.environment["STRATA_BENCH_INJECT_SLOWDOWN"], let p = Double(text), p > 0, p <= 100 else { return 0 }
+    return Int((100 / p).rounded())
+}()
 
 /// The key path animated for a width.
 private func keyPath(_ w: FrameSpec.Width) -> String {

@@ -168,4 +168,51 @@ public enum ReportBuilder {
         }
         return "line \(line), column \(column) (byte \(offset) of \(data.count)): \(what)"
     }
+
+    /// Several runs of the same benchmarks (e.g. the rounds of an interleaved A/B run) as one
+    /// report: each benchmark's repetitions concatenated and its figures recomputed, Google
+    /// Benchmark's entries concatenated; counts, scenes and the machine from the first run
+    /// that has them.
+    public static func merge(_ reports: [(googleBenchmark: [String: Any], strata: StrataBlock)]) throws -> (googleBenchmark: [String: Any], strata: StrataBlock) {
+        guard var first = reports.first else { throw BenchmarkError("merge: no reports") }
+        var byName: [String: BenchmarkSummary] = [:]
+        var order: [String] = []
+        var entries: [Any] = []
+        for r in reports {
+            guard r.strata.machine.timingKey == first.strata.machine.timingKey else {
+                throw BenchmarkError("merge: reports from different machines or builds cannot be merged")
+            }
+            entries += r.googleBenchmark["benchmarks"] as? [Any] ?? []
+            for b in r.strata.benchmarks {
+                if var m = byName[b.name] {
+                    m.samplesNsPerItem += b.samplesNsPerItem
+                    m.iterations += b.iterations
+                    m.error = m.error ?? b.error
+                    byName[b.name] = m
+                } else {
+                    byName[b.name] = b
+                    order.append(b.name)
+                }
+            }
+        }
+        var summaries = order.map { name -> BenchmarkSummary in
+            var s = byName[name]!
+            s.medianNsPerItem = median(s.samplesNsPerItem)
+            s.minNsPerItem = s.samplesNsPerItem.min() ?? 0
+            s.maxNsPerItem = s.samplesNsPerItem.max() ?? 0
+            s.floorNsPerItem = nil; s.ratioToFloor = nil
+            s.referenceNsPerItem = nil; s.speedupOverReference = nil
+            s.chainNsPerItem = nil; s.ratioToChain = nil
+            return s
+        }
+        addBaselineRatios(&summaries)
+        first.googleBenchmark["benchmarks"] = entries
+        first.strata.benchmarks = summaries
+        first.strata.growth = growth(summaries)
+        first.strata.counts = reports.first { !$0.strata.counts.isEmpty }?.strata.counts ?? []
+        first.strata.scenes = reports.first { !$0.strata.scenes.isEmpty }?.strata.scenes ?? []
+        first.strata.options.repetitions = reports.reduce(0) { $0 + $1.strata.options.repetitions }
+        first.strata.warnings = Array(Set(reports.flatMap(\.strata.warnings))).sorted()
+        return first
+    }
 }

@@ -43,6 +43,9 @@ struct RunCommand: ParsableCommand {
         if _isDebugAssertConfiguration() {
             warnings.append("strata-bench is a debug build: timings are not representative (build with -c release)")
         }
+        if let knob = ProcessInfo.processInfo.environment["STRATA_BENCH_INJECT_SLOWDOWN"] {
+            warnings.append("STRATA_BENCH_INJECT_SLOWDOWN=\(knob): frame bodies carry an injected slowdown (a trust experiment, not a real run)")
+        }
         warnings.forEach { progress("warning: \($0)") }
 
         // 1. Google Benchmark: the suites.
