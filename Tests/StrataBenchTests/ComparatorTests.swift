@@ -29,6 +29,11 @@ final class ComparatorTests: XCTestCase {
 
     func block(_ times: [String: [Double]], counts: [String: (Double?, Double)] = [:], cpu: String = "AMD EPYC",
                failed: Set<String> = []) -> StrataBlock {
+        Self.block(times, counts: counts, cpu: cpu, failed: failed)
+    }
+
+    static func block(_ times: [String: [Double]], counts: [String: (Double?, Double)] = [:], cpu: String = "AMD EPYC",
+                      failed: Set<String> = []) -> StrataBlock {
         let machine = MachineFingerprint(cpuModel: cpu, cores: 2, cpuFlags: ["avx2", "fma"], memoryBytes: 1, kernel: "Linux",
                                          swiftVersion: "6.3.1", gitCommit: "x", gitDirty: false, buildConfiguration: "release",
                                          buildFlags: "-O -target-cpu haswell", googleBenchmarkVersion: "1.7.1-1",
@@ -121,5 +126,25 @@ final class ComparatorTests: XCTestCase {
             XCTAssertTrue("\(error)".contains("line 3"), "\(error)")
             XCTAssertTrue("\(error)".contains(url.path), "\(error)")
         }
+    }
+}
+
+/// Interleaved A/B rounds merge into one report per side.
+final class MergeTests: XCTestCase {
+    func test_mergeConcatenatesRepetitionsAndRecomputesFigures() throws {
+        let t = ComparatorTests.self
+        let r1 = ([String: Any](), t.block(["a": [1, 2, 3]], counts: ["a": (100, 0)]))
+        let r2 = (["benchmarks": [["name": "a"]]] as [String: Any], t.block(["a": [10, 11], "b": [5]]))
+        let merged = try ReportBuilder.merge([r1, r2])
+        let a = try XCTUnwrap(merged.strata.benchmarks.first { $0.name == "a" })
+        XCTAssertEqual(a.samplesNsPerItem, [1, 2, 3, 10, 11])
+        XCTAssertEqual(a.medianNsPerItem, 3)
+        XCTAssertEqual(a.maxNsPerItem, 11)
+        XCTAssertEqual(merged.strata.benchmarks.map { $0.name }, ["a", "b"])
+        XCTAssertEqual(merged.strata.counts.first?.instructionsPerItem, 100)
+        let entries = merged.googleBenchmark["benchmarks"] as? [Any] ?? []
+        XCTAssertEqual(entries.count, 1)
+        let other = ([String: Any](), t.block(["a": [1]], cpu: "Intel"))
+        XCTAssertThrowsError(try ReportBuilder.merge([r1, other]))
     }
 }
