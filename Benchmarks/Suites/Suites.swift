@@ -13,6 +13,14 @@ public enum Suites {
         "frame/transform/shared/basic/1000",
         "frame/position/own/keyframe/1000",
         "frame/position/own/path/1000",
+        "commit/implicit/1000",
+        "commit/host-view-nsnull/1000",
+        "commit/actions-dictionary/1000",
+        "lookup/built-in/chain",
+        "lookup/built-in/interned",
+        "lookup/built-in/cached",
+        "lookup/mix-view-layer/chain",
+        "lookup/mix-view-layer/interned",
     ]
 
     /// The cases of `suite` (one of `names`).

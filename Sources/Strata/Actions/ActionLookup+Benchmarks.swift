@@ -1,0 +1,53 @@
+/// Lookup alone, for the benchmark suite: the same strategy code the engine runs on a
+/// property change, over keys interned once outside the timed region. Not API: reached
+/// with `@_spi(Benchmarks) import Strata`.
+@_spi(Benchmarks)
+public struct LookupBatch {
+    /// What one lookup found, as the benchmark counts it.
+    public enum Outcome: Int, CaseIterable {
+        /// NSNull, or nothing anywhere: no action.
+        case none
+        /// The property's built-in implicit animation (no object allocated).
+        case builtIn
+        /// An action object (delegate, actions, style or defaultAction(forKey:)).
+        case action
+    }
+
+    private let keys: [PropertyID]
+
+    /// Interns `keys` (String keys, as Core Animation passes them) once.
+    public init(keys: [String]) {
+        self.keys = keys.map { KeyInterner.id($0) }
+    }
+
+    /// Number of keys in the batch.
+    public var count: Int { keys.count }
+
+    /// Looks every key up on `layer` with `strategy` (chosen once, outside the loop) and
+    /// returns how many lookups gave each outcome, indexed by `Outcome.rawValue`.
+    @inline(never)
+    public func run(on layer: CALayer, strategy: ActionLookupStrategy) -> SIMD4<Int> {
+        var tally = SIMD4<Int>()
+        switch strategy {
+        case .chain:
+            let s = ChainLookup()
+            for k in keys { tally[Self.index(s.lookup(layer, k))] &+= 1 }
+        case .interned:
+            let s = InternedLookup()
+            for k in keys { tally[Self.index(s.lookup(layer, k))] &+= 1 }
+        case .cached:
+            let s = CachedLookup()
+            for k in keys { tally[Self.index(s.lookup(layer, k))] &+= 1 }
+        }
+        return tally
+    }
+
+    @inline(__always)
+    static func index(_ o: ActionOutcome) -> Int {
+        switch o {
+        case .none: return Outcome.none.rawValue
+        case .builtIn: return Outcome.builtIn.rawValue
+        case .action: return Outcome.action.rawValue
+        }
+    }
+}
