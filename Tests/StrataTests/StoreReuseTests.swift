@@ -49,3 +49,35 @@ final class StoreReuseTests: XCTestCase {
         done.wait()
     }
 }
+
+/// Deep trees: releasing the root of a long chain frees every layer without recursing once
+/// per level (which overflowed the stack).
+final class DeepTreeTests: XCTestCase {
+    func test_releasingTheRootOfADeepChainFreesEveryLayer() {
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            defer { done.signal() }
+            let base = StrataEngine.layerCount
+            do {
+                // Built bottom-up (each new layer becomes the parent of the chain so far), so
+                // every add is O(1).
+                var top = CALayer()
+                for _ in 1..<200_000 {
+                    let parent = CALayer()
+                    parent.addSublayer(top)
+                    top = parent
+                }
+                XCTAssertEqual(StrataEngine.layerCount - base, 200_000)
+                var depth = 0
+                var l: CALayer? = top
+                while let s = l?.sublayers?.first { depth += 1; l = s }
+                XCTAssertEqual(depth, 199_999)
+            }
+            XCTAssertEqual(StrataEngine.layerCount, base)
+        }
+        // A small stack: recursion per level would overflow it quickly.
+        thread.stackSize = 1 << 20
+        thread.start()
+        done.wait()
+    }
+}

@@ -313,10 +313,15 @@ extension EngineContext {
         while c >= 0 {
             let next = layers.nextSibling[Int(c)]
             layers.unlink(c)
-            if let h = layers.handle[Int(c)] { h.release() }
+            if let h = layers.handle[Int(c)] { pendingReleases.append(h) }
             c = next
         }
         layers.unlink(row)
         layers.free(row)
+        // A chain of a million layers is released level by level here, not by recursion.
+        guard !drainingReleases else { return }
+        drainingReleases = true
+        while let h = pendingReleases.popLast() { h.release() }
+        drainingReleases = false
     }
 }

@@ -16,6 +16,12 @@ final class EngineContext {
     @exclusivity(unchecked) var lookupStrategy: ActionLookupStrategy = .interned
     let actionCache = ActionCache()
 
+    /// Sublayers a deinitialising layer let go of, released one at a time by the outermost
+    /// `layerDidDeinit` (releasing them from inside it would recurse once per level and
+    /// overflow the stack on a deep tree).
+    @exclusivity(unchecked) var pendingReleases: [Unmanaged<CALayer>] = []
+    @exclusivity(unchecked) var drainingReleases = false
+
     /// Work held until the outermost commit.
     @exclusivity(unchecked) var pendingEntries: [Int32] = []
     @exclusivity(unchecked) var dirty: [(row: Int32, property: PropertyID)] = []
