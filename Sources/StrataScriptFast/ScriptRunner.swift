@@ -34,6 +34,29 @@ public enum ScriptRunner {
     }
 }
 
+/// A script applied in pieces on the calling thread: scenes feed it one frame's operations at
+/// a time (generated outside the timed region) and time each piece.
+public final class ScriptSession {
+    let state = RunState()
+
+    /// `typedSetters`: `.set` ops on opacity, position, bounds and backgroundColor call the
+    /// typed property setters (`layer.opacity = x`, as app code does) instead of
+    /// `setValue(_:forKeyPath:)`; other keys still go through key-value coding.
+    public init(typedSetters: Bool = false) { state.typedSetters = typedSetters }
+
+    /// Applies `ops` in order.
+    public func apply(_ ops: [Op]) { state.run(ops) }
+
+    /// Nanoseconds the last `.frame` op spent in `renderFrame` (commit + render + endFrame).
+    public var lastRenderNanoseconds: UInt64 { state.lastRenderNanoseconds }
+
+    /// Commits what is open and removes every animation (as `run` does at the end).
+    public func finish() { state.finish() }
+
+    /// Values read and events so far.
+    public var trace: [TraceEntry] { state.trace }
+}
+
 final class RunState {
     var layers: [Int: CALayer] = [:]
     var trace: [TraceEntry] = []
@@ -42,6 +65,8 @@ final class RunState {
     let root = CALayer()
     lazy var renderer = CARenderer(layer: root)
     var delegates: [AnyObject] = []
+    var lastRenderNanoseconds: UInt64 = 0
+    var typedSetters = false
 
     func run(_ ops: [Op]) {
         for op in ops {
@@ -70,7 +95,9 @@ final class RunState {
         case let .removeFromSuperlayer(layer):
             layers[layer]?.removeFromSuperlayer()
         case let .set(layer, keyPath, value):
-            layers[layer]?.setValue(box(value), forKeyPath: keyPath)
+            guard let l = layers[layer] else { return }
+            if typedSetters, setTyped(l, keyPath, value) { return }
+            l.setValue(box(value), forKeyPath: keyPath)
         case .begin:
             CATransaction.begin(); openTransactions += 1
         case .commit:
@@ -105,7 +132,9 @@ final class RunState {
         case let .removeAllAnimations(layer):
             layers[layer]?.removeAllAnimations()
         case let .frame(time):
+            let t0 = DispatchTime.now().uptimeNanoseconds
             renderer.renderFrame(atTime: time)
+            lastRenderNanoseconds = DispatchTime.now().uptimeNanoseconds &- t0
         case let .read(layer, keyPath):
             let p = layers[layer]?.presentation()
             let (lanes, discrete) = unbox(p?.value(forKeyPath: keyPath))
@@ -182,6 +211,19 @@ final class RunState {
             (.easeInEaseOut, [0.42, 0, 0.58, 1]), (.default, [0.25, 0.1, 0.25, 1])]
         for (name, p) in named where p == [c.c1x, c.c1y, c.c2x, c.c2y] { return CAMediaTimingFunction(name: name) }
         return CAMediaTimingFunction(controlPoints: c.c1x, c.c1y, c.c2x, c.c2y)
+    }
+
+    /// The typed setter for the keys app code sets most; false when there is none.
+    func setTyped(_ l: CALayer, _ keyPath: String, _ v: ScriptValue) -> Bool {
+        switch (keyPath, v) {
+        case let ("opacity", .scalar(x)): l.opacity = Float(x)
+        case let ("position", .point(x, y)): l.position = CGPoint(x: x, y: y)
+        case let ("bounds", .rect(x, y, w, h)): l.bounds = CGRect(x: x, y: y, width: w, height: h)
+        case let ("backgroundColor", .color(c?)) where c.count == 4:
+            l.backgroundColor = CGColor(red: c[0], green: c[1], blue: c[2], alpha: c[3])
+        default: return false
+        }
+        return true
     }
 
     func box(_ v: ScriptValue) -> Any? {

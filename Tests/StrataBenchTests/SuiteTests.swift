@@ -1,0 +1,106 @@
+import Strata
+import XCTest
+@testable import StrataBench
+@testable import StrataBenchSuites
+@_spi(Benchmarks) import Strata
+
+/// Every suite's fixtures build, pass their own preconditions and run; frame-time statistics
+/// on known inputs; scenes are deterministic.
+final class SuiteTests: XCTestCase {
+    /// Builds each case, runs it (with its reset) twice, and checks the engine is left clean.
+    func exercise(_ cases: [BenchmarkCase], file: StaticString = #filePath, line: UInt = #line) {
+        let baseLayers = StrataEngine.layerCount
+        for c in cases {
+            do {
+                let w = try c.make()
+                for _ in 0..<2 { w.reset?(); w.run() }
+            } catch {
+                XCTFail("\(c.name): \(error)", file: file, line: line)
+            }
+            XCTAssertEqual(StrataEngine.layerCount, baseLayers, "\(c.name) left layers behind", file: file, line: line)
+        }
+    }
+
+    func test_commitCasesBuildAndRun() {
+        let cases = CommitSuite.cases().filter { Int($0.parameters["n"]!)! <= 1_000 }
+        XCTAssertEqual(cases.count, CommitSuite.Variant.allCases.count * 2)
+        exercise(cases)
+    }
+
+    func test_lookupCasesBuildRunAndEveryStrategyAgrees() throws {
+        let cases = LookupSuite.cases()
+        XCTAssertEqual(cases.count, LookupSuite.outcomes.count * 3)
+        exercise(cases)
+        // The outcome each fixture claims, through the same SPI the benchmark times.
+        for (name, make) in LookupSuite.outcomes {
+            let f = make()
+            let tally = LookupBatch(keys: f.keys).run(on: f.layer, strategy: .chain)
+            if let e = f.expected {
+                XCTAssertEqual(tally[e.rawValue], LookupSuite.batch, name)
+            }
+        }
+    }
+
+    func test_treeWorkloadsBuildAndRunForEveryOperationAndShape() {
+        // The suite's own workloads at a small N (the smallest benchmarked size is slow in a
+        // debug build); the cases' names and parameters are checked separately.
+        var cases: [BenchmarkCase] = []
+        for op in TreeSuite.Operation.allCases {
+            for shape in TreeSuite.Shape.allCases {
+                cases.append(BenchmarkCase("tree-test/\(op)/\(shape)", items: 1, item: "layer", resets: op == .build) {
+                    try TreeSuite.workload(op, shape, 2_000)
+                })
+            }
+        }
+        exercise(cases)
+        let tree = TreeSuite.cases()
+        XCTAssertEqual(tree.count, TreeSuite.Operation.allCases.count * TreeSuite.Shape.allCases.count * TreeSuite.sizes.count)
+        XCTAssertTrue(tree.allSatisfy { $0.parameters["shape"] != nil && $0.parameters["operation"] != nil })
+    }
+
+    func test_caseNamesAreUniqueAcrossSuites() {
+        let names = Suites.names.flatMap { Suites.cases($0).map(\.name) }
+        XCTAssertEqual(Set(names).count, names.count)
+        for n in Suites.countedNames { XCTAssertTrue(names.contains(n), "counted body \(n) is not a benchmark") }
+    }
+
+    func test_frameTimeStatisticsOnKnownFrames() {
+        var r = FrameTimeRecorder()
+        for _ in 0..<97 { r.record(frameNanoseconds: 5_000_000, renderNanoseconds: 1_000_000) }
+        for _ in 0..<3 { r.record(frameNanoseconds: 20_000_000, renderNanoseconds: 2_000_000) }
+        let s = r.result(name: "known", layers: 1, warmupFrames: 0, description: "")
+        XCTAssertEqual(s.frames, 100)
+        XCTAssertEqual(s.p50, 5, accuracy: 0.01)
+        XCTAssertEqual(s.max, 20, accuracy: 1e-9)
+        XCTAssertEqual(s.withinBudget16, 0.97, accuracy: 1e-12)
+        XCTAssertEqual(s.withinBudget8, 0.97, accuracy: 1e-12)
+        // Each 20 ms frame spans two 60 Hz refreshes: one dropped each.
+        XCTAssertEqual(s.droppedFrames, 3)
+        // 3 x 3.333 ms beyond budget over 103 refreshes of 16.667 ms.
+        XCTAssertEqual(s.hitchMsPerSecond, 3 * (20 - 16.666667) / (103 * 0.016666667), accuracy: 1e-3)
+        XCTAssertEqual(s.histogram.reduce(0) { $0 + $1[1] }, 100)
+        XCTAssertEqual(s.renderP99, 2, accuracy: 0.01)
+        let empty = FrameTimeRecorder().result(name: "none", layers: 0, warmupFrames: 0, description: "")
+        XCTAssertEqual(empty.frames, 0)
+        XCTAssertEqual(empty.hitchMsPerSecond, 0)
+        XCTAssertTrue([empty.p50, empty.mean, empty.withinBudget8].allSatisfy(\.isFinite))
+    }
+
+    func test_sceneScriptsAreDeterministicAndScenesRun() throws {
+        let a = try XCTUnwrap(Scenes.script("app-10k", frames: 3))
+        XCTAssertEqual(a, Scenes.script("app-10k", frames: 3))
+        let frames = a.ops.filter { if case .frame = $0 { return true } else { return false } }.count
+        XCTAssertEqual(frames, 4)   // frame 0 of the set-up, then 3
+        XCTAssertNil(Scenes.script("no-such-scene", frames: 1))
+        let result = try Scenes.run("app-10k", quick: true)
+        XCTAssertEqual(result.frames, Scenes.definitions[0].quickFrames)
+        XCTAssertEqual(result.warmupFrames, 30)
+        XCTAssertEqual(result.layers, 10_101)
+        XCTAssertGreaterThan(result.p50, 0)
+        XCTAssertLessThanOrEqual(result.p50, result.p99)
+        XCTAssertLessThanOrEqual(result.renderP50, result.p99)
+        XCTAssertEqual(result.frameTimesMs.count, result.frames)
+        XCTAssertEqual(StrataEngine.activeAnimationCount, 0, "the scene removed its animations")
+        XCTAssertThrowsError(try Scenes.run("no-such-scene", quick: true))
+    }
+}
