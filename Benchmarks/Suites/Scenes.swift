@@ -71,10 +71,11 @@ public enum Scenes {
             let session = ScriptSession(typedSetters: true)
             session.apply(g.setup())
             for f in 0..<(d.warmupFrames + frames) {
-                let ops = g.frame(f)   // generated outside the timed region
+                let ops = g.frame(f)   // generated outside the timed region ...
                 let t0 = DispatchTime.now().uptimeNanoseconds
                 session.apply(ops)
                 let t1 = DispatchTime.now().uptimeNanoseconds
+                withExtendedLifetime(ops) {}   // ... and freed outside it
                 if f >= d.warmupFrames { recorder.record(frameNanoseconds: t1 &- t0, renderNanoseconds: session.lastRenderNanoseconds) }
                 if f > 0 && f % 500 == 0 {
                     progress("frame \(f) of \(d.warmupFrames + frames), \(String(format: "%.1f", Double(t1 - started) / 1e9)) s")

@@ -57,8 +57,36 @@ public final class ScriptSession {
     public var trace: [TraceEntry] { state.trace }
 }
 
+/// Script layer ids to layers: an array for the small dense ids scripts use (a dictionary
+/// lookup per operation was a visible part of a scene's frame), a dictionary beyond.
+struct LayerTable {
+    private var dense: [CALayer?] = []
+    private var sparse: [Int: CALayer] = [:]
+    private static let denseLimit = 1 << 22
+
+    subscript(id: Int) -> CALayer? {
+        get {
+            if id >= 0 && id < dense.count { return dense[id] }
+            return id >= Self.denseLimit || id < 0 ? sparse[id] : nil
+        }
+        set {
+            guard id >= 0 && id < Self.denseLimit else { sparse[id] = newValue; return }
+            if id >= dense.count {
+                guard newValue != nil else { return }
+                dense.append(contentsOf: repeatElement(nil, count: id - dense.count + 1))
+            }
+            dense[id] = newValue
+        }
+    }
+
+    /// Ids holding a layer, ascending.
+    var ids: [Int] {
+        (dense.indices.filter { dense[$0] != nil } + sparse.keys).sorted()
+    }
+}
+
 final class RunState {
-    var layers: [Int: CALayer] = [:]
+    var layers = LayerTable()
     var trace: [TraceEntry] = []
     var opIndex = 0
     var openTransactions = 0
@@ -78,7 +106,7 @@ final class RunState {
     func finish() {
         while openTransactions > 0 { CATransaction.commit(); openTransactions -= 1 }
         CATransaction.flush()
-        for id in layers.keys.sorted() { layers[id]?.removeAllAnimations() }
+        for id in layers.ids { layers[id]?.removeAllAnimations() }
     }
 
     func apply(_ op: Op) {
