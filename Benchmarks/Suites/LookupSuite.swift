@@ -51,7 +51,9 @@ enum LookupSuite {
             return Fixture(layer: v.layer, keys: cycle(animatable), expected: LookupBatch.Outcome.none, retained: [v])
         }),
         ("miss", {
-            Fixture(layer: CALayer(), keys: cycle(["strataCustomA", "strataCustomB", "strataCustomC", "name", "strataCustomD"]),
+            // Custom keys, a built-in key with no implied animation, and a shape-only key on
+            // a plain layer: every step asked, nothing found.
+            Fixture(layer: CALayer(), keys: cycle(["strataCustomA", "doubleSided", "strataCustomB", "strokeEnd", "name"]),
                     expected: LookupBatch.Outcome.none, retained: [])
         }),
         ("mix-plain-layer", {

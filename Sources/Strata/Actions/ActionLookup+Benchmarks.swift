@@ -13,6 +13,7 @@ public struct LookupBatch {
         case action
     }
 
+    /// The keys, interned once at construction (outside any timed region).
     private let keys: [PropertyID]
 
     /// Interns `keys` (String keys, as Core Animation passes them) once.
@@ -24,10 +25,19 @@ public struct LookupBatch {
     public var count: Int { keys.count }
 
     /// Looks every key up on `layer` with `strategy` (chosen once, outside the loop) and
-    /// returns how many lookups gave each outcome, indexed by `Outcome.rawValue`.
+    /// returns how many lookups gave each outcome, indexed by `Outcome.rawValue` (lane 3 is
+    /// always 0). The tally is the checksum: the suite compares it across strategies before
+    /// timing, and it keeps the lookups from being optimised away.
+    ///
+    /// A detached copy (a presentation layer: no row in any store) finds no action, as
+    /// `action(forKey:)` answers for it, rather than reading outside the store.
     @inline(never)
     public func run(on layer: CALayer, strategy: ActionLookupStrategy) -> SIMD4<Int> {
         var tally = SIMD4<Int>()
+        guard layer.row >= 0 else {
+            tally[Outcome.none.rawValue] = keys.count
+            return tally
+        }
         switch strategy {
         case .chain:
             let s = ChainLookup()
@@ -42,6 +52,7 @@ public struct LookupBatch {
         return tally
     }
 
+    /// The tally lane of an engine outcome.
     @inline(__always)
     static func index(_ o: ActionOutcome) -> Int {
         switch o {

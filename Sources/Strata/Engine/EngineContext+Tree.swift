@@ -32,7 +32,11 @@ extension EngineContext {
             _ = Unmanaged.passUnretained(child).retain()
         }
         layers.link(child.row, under: parent.row, at: min(index, Int(layers.childCount[Int(parent.row)])))
-        if layers.timedLayers > 0 { respaceSubtree(child.row) }
+        // Only a move under a layer with its own timing needs the subtree's animations moved
+        // to layer-time entries (animations already on such entries follow the new parents
+        // by themselves); respacing every insert once any layer had timing made a deep
+        // chain's build quadratic.
+        if layers.timedLayers > 0 && layers.inTimedSubtree(child.row) { respaceSubtree(child.row) }
         if wasParent != parent.row { runEvent(child, KeyInterner.onOrderIn) }
     }
 
