@@ -67,9 +67,11 @@ let package = Package(
         .target(name: "StrataBenchReference",
                 dependencies: ["StrataReference", "StrataBench", "StrataScript", "StrataScriptReference"],
                 path: "Benchmarks/Reference", swiftSettings: release + [.define("STRATA_REFERENCE")]),
+        // The self-contained HTML report: inline SVG charts, no network.
+        .target(name: "StrataReport", dependencies: ["StrataBench"], swiftSettings: release),
         .executableTarget(
             name: "strata-bench",
-            dependencies: ["StrataBench", "StrataBenchSuites", "StrataBenchReference",
+            dependencies: ["StrataBench", "StrataBenchSuites", "StrataBenchReference", "StrataReport",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: release
         ),
@@ -78,6 +80,7 @@ let package = Package(
             dependencies: ["Strata", "CAllocationCounter"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
+        .testTarget(name: "StrataReportTests", dependencies: ["StrataReport", "StrataBench"], swiftSettings: [.swiftLanguageMode(.v5)]),
         .testTarget(
             name: "StrataBenchTests",
             dependencies: ["StrataBench", "StrataBenchSuites", "StrataBenchReference"],

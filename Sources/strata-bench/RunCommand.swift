@@ -22,6 +22,7 @@ struct RunCommand: ParsableCommand {
     var repetitions: Int?
     @Option(help: "Minimum seconds per repetition (--benchmark_min_time). Default 0.05, quick 0.01.") var minTime: Double?
     @Option(help: "Where the JSON report goes.") var out = "reports/latest.json"
+    @Option(help: "Where the HTML report goes (default: beside the JSON, .html).") var html: String?
     @Flag(help: "Skip the callgrind and malloc counts.") var noCounts = false
     @Argument(parsing: .postTerminator, help: "Google Benchmark flags.") var googleBenchmarkFlags: [String] = []
 
@@ -105,13 +106,15 @@ struct RunCommand: ParsableCommand {
         let url = URL(fileURLWithPath: out)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         try data.write(to: url, options: .atomic)
+        let htmlPath = html ?? (out.hasSuffix(".json") ? String(out.dropLast(5)) + ".html" : out + ".html")
+        try writeHTML(block, document, baseline: nil, comparison: nil, to: htmlPath)
 
         print("")
         print(Headline.markdown(block))
         for w in warnings { print("warning: \(w)") }
         let failed = summaries.filter { $0.error != nil }
         for f in failed { print("FAILED \(f.name): \(f.error ?? "")") }
-        progress("wrote \(out) in \(Int(Date().timeIntervalSince(started))) s")
+        progress("wrote \(out) and \(htmlPath) in \(Int(Date().timeIntervalSince(started))) s")
         if !failed.isEmpty || warnings.contains(where: { $0.hasPrefix("scene ") && $0.contains(" failed") }) {
             throw ExitCode(3)
         }

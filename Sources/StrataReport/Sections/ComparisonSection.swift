@@ -1,0 +1,68 @@
+import StrataBench
+
+/// Against a baseline: the verdict summary, the change charts (times, then counts) and the
+/// verdict table.
+enum ComparisonSection {
+    static func render(_ c: Comparison, baseline: StrataBlock?) -> Section {
+        var html = ""
+        let counts = Dictionary(grouping: c.rows, by: \.verdict).mapValues(\.count)
+        html += "<p class=\"verdicts\">" + Verdict.allCases.sorted { VerdictStyle.rank($0) < VerdictStyle.rank($1) }
+            .compactMap { v in counts[v].map { "\(VerdictStyle.badge(v)) <strong>\($0)</strong>" } }.joined(separator: " ") + "</p>"
+        var facts = ["baseline \(c.baselinePath)", "head \(c.headPath)",
+                     "time threshold \(Format.percent(c.timeThreshold))", "count threshold \(Format.percent(c.countThreshold))"]
+        if let b = baseline { facts.append("baseline from \(b.createdAt), commit \(String(b.machine.gitCommit.prefix(10)))\(b.machine.gitDirty ? " (dirty)" : "")") }
+        html += paragraph(facts.joined(separator: " · "))
+        if !c.sameMachine {
+            html += "<p class=\"callout warn\"><strong>Different machines or builds:</strong> times are shown but not judged; instruction and malloc counts are still compared.</p>"
+        }
+        for note in c.notes { html += "<p class=\"callout\">\(Escape.text(note))</p>" }
+
+        var charts: [Chart] = []
+        let times = c.rows.filter { $0.metric == "time" }
+        let countRows = c.rows.filter { $0.metric != "time" }
+        if let svg = ChangeChart(rows: times, threshold: c.timeThreshold, metricName: "median time per item").render(id: "change-time", title: "Time changes") {
+            let shown = ChangeChart.select(times).count, total = times.filter { $0.change != nil }.count
+            charts.append(Chart(id: "change-time", title: "Time: change against the baseline",
+                                caption: "median time per item, head vs baseline; whiskers: bootstrap 95% interval; band: threshold" + (shown < total ? " (the \(shown) most telling of \(total))" : ""),
+                                svg: svg))
+        }
+        if let svg = ChangeChart(rows: countRows, threshold: c.countThreshold, metricName: "count per item").render(id: "change-counts", title: "Count changes") {
+            charts.append(Chart(id: "change-counts", title: "Counts: change against the baseline",
+                                caption: "instructions and mallocs per item, exact; band: threshold", svg: svg))
+        }
+        let sorted = c.rows.sorted { a, b in
+            let ra = VerdictStyle.rank(a.verdict), rb = VerdictStyle.rank(b.verdict)
+            if ra != rb { return ra < rb }
+            return abs(a.change ?? 0) > abs(b.change ?? 0)
+        }
+        let quiet: Set<Verdict> = [.unchanged, .insufficientData]
+        let notable = verdictTable(sorted.filter { !quiet.contains($0.verdict) })
+        let rest = verdictTable(sorted.filter { quiet.contains($0.verdict) })
+        var table = "<h3 id=\"verdicts\">Verdicts</h3>"
+        if c.rows.isEmpty {
+            table += paragraph("No metrics to compare.")
+        } else {
+            table += notable.rows.isEmpty ? paragraph("Nothing changed beyond its threshold.", cls: "callout good") : notable.html
+            if !rest.rows.isEmpty {
+                let n = sorted.filter { $0.verdict == .unchanged }.count, m = rest.rows.count - n
+                table += "<details><summary>\(n) unchanged\(m > 0 ? ", \(m) with insufficient data (fewer than \(Comparator.minimumRepetitions) repetitions)" : "")</summary>\(rest.html)</details>"
+            }
+        }
+        return .make(id: "comparison", title: "Against the baseline", intro: html, charts: charts, gridded: false, outro: table)
+    }
+
+    /// Rows as the verdict table: values in their metric's unit, the verdict as a badge.
+    static func verdictTable(_ rows: [ComparisonRow]) -> Table {
+        var t = Table([.init("benchmark"), .init("metric"), .init("baseline", numeric: true), .init("head", numeric: true),
+                       .init("change", numeric: true), .init("95% interval", numeric: true, tooltip: "bootstrap interval of the ratio of medians, minus 1"),
+                       .init("p", numeric: true, tooltip: "two-sided Mann–Whitney U p-value"), .init("verdict")], cls: "data-table verdict-table")
+        for r in rows {
+            let ci = (r.ciLow != nil && r.ciHigh != nil) ? "\(Format.change(r.ciLow)) … \(Format.change(r.ciHigh))" : Format.dash
+            t.add([.text(r.name), .text(r.metric), .text(VerdictStyle.value(r.baseline, metric: r.metric)),
+                   .text(VerdictStyle.value(r.head, metric: r.metric)), .text(Format.change(r.change), cls: "verdict-text-\(r.verdict.rawValue)"),
+                   .text(ci), .text(Format.pValue(r.pValue)), .markup(VerdictStyle.badge(r.verdict))],
+                  cls: "row-\(r.verdict.rawValue)")
+        }
+        return t
+    }
+}

@@ -1,0 +1,60 @@
+import StrataBench
+
+/// Frame-time scenes: per scene its figures, the histogram and CDF side by side, and the
+/// timeline beneath.
+enum SceneSection {
+    static func render(_ block: StrataBlock) -> Section? {
+        guard !block.scenes.isEmpty else { return nil }
+        var html = paragraph("Scripted app frame loops timed frame by frame (the app's changes, commit, render, end of frame). Budgets: 16.67 ms at 60 Hz, 8.33 ms at 120 Hz.")
+        var charts: [Chart] = []
+        for scene in block.scenes {
+            let base = "scene-\(Escape.id(scene.name))"
+            var sceneCharts: [Chart] = []
+            if let svg = SceneHistogramChart(scene: scene).render(id: base + "-histogram") {
+                sceneCharts.append(Chart(id: base + "-histogram", title: "\(scene.name) · histogram",
+                                         caption: "frames per frame-time bucket (log time axis); orange past 8.33 ms, red past 16.67 ms", svg: svg))
+            }
+            if let svg = SceneCDFChart(scene: scene).render(id: base + "-cdf") {
+                sceneCharts.append(Chart(id: base + "-cdf", title: "\(scene.name) · CDF",
+                                         caption: "share of frames at or under a time; ○ p50, p90, p99, p99.9", svg: svg))
+            }
+            var timeline: Chart?
+            if let svg = SceneTimelineChart(scene: scene).render(id: base + "-timeline") {
+                timeline = Chart(id: base + "-timeline", title: "\(scene.name) · timeline",
+                                 caption: "every frame in order (log axis); red dots: over 16.67 ms", svg: svg)
+            }
+            html += "<article class=\"scene\" id=\"\(Escape.text(base))\"><h3>\(Escape.text(scene.name))</h3>"
+            html += paragraph(scene.description)
+            html += stats(scene)
+            if !sceneCharts.isEmpty { html += "<div class=\"chart-grid\">" + sceneCharts.map(\.html).joined() + "</div>" }
+            if let timeline { html += "<div class=\"chart-stack\">" + timeline.html + "</div>" }
+            if sceneCharts.isEmpty && timeline == nil { html += paragraph("No frames were recorded.", cls: "note warn") }
+            html += "</article>"
+            charts += sceneCharts + (timeline.map { [$0] } ?? [])
+        }
+        return Section(id: "scenes", title: "Frame-time scenes", html: html, charts: charts)
+    }
+
+    /// The scene's figures as a row of small stat boxes.
+    static func stats(_ s: SceneResult) -> String {
+        func stat(_ label: String, _ value: String, _ cls: String? = nil, tip: String? = nil) -> String {
+            "<div class=\"stat\(cls.map { " " + $0 } ?? "")\"\(SVG.attributes([("title", tip)]))><span class=\"stat-label\">\(Escape.text(label))</span><span class=\"stat-value\">\(Escape.text(value))</span></div>"
+        }
+        var out = "<div class=\"stats\">"
+        out += stat("layers", Format.integer(s.layers))
+        out += stat("frames", Format.integer(s.frames), tip: "\(s.warmupFrames) warm-up frames not counted")
+        out += stat("p50", Format.ms(s.p50))
+        out += stat("p90", Format.ms(s.p90))
+        out += stat("p99", Format.ms(s.p99), s.p99 > FrameBudget.hz60 ? "bad" : s.p99 > FrameBudget.hz120 ? "warn" : nil)
+        out += stat("p99.9", Format.ms(s.p999))
+        out += stat("max", Format.ms(s.max), s.max > FrameBudget.hz60 ? "bad" : nil)
+        out += stat("mean", Format.ms(s.mean))
+        out += stat("render p50 / p99", "\(Format.ms(s.renderP50)) / \(Format.ms(s.renderP99))", tip: "commit + render + end of frame")
+        out += stat("≤ 16.67 ms", Format.percent(s.withinBudget16), s.withinBudget16 < 1 ? "warn" : "good", tip: "frames within the 60 Hz budget")
+        out += stat("≤ 8.33 ms", Format.percent(s.withinBudget8), s.withinBudget8 < 1 ? "warn" : "good", tip: "frames within the 120 Hz budget")
+        out += stat("dropped", Format.integer(s.droppedFrames), s.droppedFrames > 0 ? "bad" : "good", tip: "refreshes a 60 Hz display would have missed")
+        out += stat("hitch", String(format: "%.1f ms/s", s.hitchMsPerSecond.isFinite ? s.hitchMsPerSecond : 0), s.hitchMsPerSecond > 5 ? "bad" : nil,
+                    tip: "time beyond the 60 Hz budget per second of frames (under 5 ms/s is good)")
+        return out + "</div>"
+    }
+}
