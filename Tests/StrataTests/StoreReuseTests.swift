@@ -81,3 +81,33 @@ final class DeepTreeTests: XCTestCase {
         done.wait()
     }
 }
+
+/// Layers with timing of their own are counted, not flagged: when the last one is back to
+/// defaults or gone, changes and inserts stop walking ancestors.
+final class TimedLayerCountTests: XCTestCase {
+    func test_timedLayerCountFollowsTimingChangesAndReleases() {
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            defer { done.signal() }
+            let store = EngineContext.current.layers
+            XCTAssertEqual(store.timedLayers, 0)
+            let a = CALayer(), b = CALayer()
+            a.timeOffset = 1
+            a.speed = 2            // still one timed layer
+            XCTAssertEqual(store.timedLayers, 1)
+            b.beginTime = 3
+            XCTAssertEqual(store.timedLayers, 2)
+            a.timeOffset = 0
+            XCTAssertEqual(store.timedLayers, 2, "a still has speed 2")
+            a.speed = 1
+            XCTAssertEqual(store.timedLayers, 1)
+            XCTAssertFalse(store.inTimedSubtree(a.row))
+            withExtendedLifetime(b) {}
+            _ = consume b
+            XCTAssertEqual(store.timedLayers, 0, "a released timed layer is no longer counted")
+            withExtendedLifetime(a) {}
+        }
+        thread.start()
+        done.wait()
+    }
+}

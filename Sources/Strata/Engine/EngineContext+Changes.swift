@@ -128,10 +128,15 @@ extension EngineContext {
         for q in [PropertyID.beginTime, .speed, .timeOffset] { _ = layers.modelColumn(q) }
         let col = layers.modelColumn(p)
         let old = col[Int(layer.row)]
+        let wasTimed = layers.hasOwnTiming(layer.row)
         col[Int(layer.row)] = v
         layers.presentationColumn(p)[Int(layer.row)] = v
         if (p == .beginTime || p == .speed || p == .timeOffset) && old != v {
-            layers.timedLayers += 1
+            // A count of the layers with timing of their own, not a flag: once the last one
+            // is back to defaults (or gone), changes and inserts skip the ancestor walks.
+            let isTimed = layers.hasOwnTiming(layer.row)
+            if isTimed && !wasTimed { layers.timedLayers += 1 }
+            if wasTimed && !isTimed { layers.timedLayers -= 1 }
             respaceSubtree(layer.row)
         }
     }

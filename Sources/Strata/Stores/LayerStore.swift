@@ -106,6 +106,7 @@ final class LayerStore {
 
     func free(_ row: Int32) {
         let i = Int(row)
+        if hasOwnTiming(row) { timedLayers -= 1 }
         flags[i] = 0
         handle[i] = nil
         freeRows.append(row)
@@ -181,6 +182,14 @@ final class LayerStore {
 
     /// Layers whose timing fields are not the defaults (0 = every layer runs on media time).
     @exclusivity(unchecked) var timedLayers = 0
+
+    /// Does `row` itself have non-default beginTime, speed or timeOffset?
+    func hasOwnTiming(_ row: Int32) -> Bool {
+        guard let b = model[PropertyID.beginTime.index], let s = model[PropertyID.speed.index],
+              let o = model[PropertyID.timeOffset.index] else { return false }
+        let i = Int(row)
+        return b[i] != 0 || s[i] != 1 || o[i] != 0
+    }
 
     /// A layer's local time for parent (media) time `t`: from the root down,
     /// t = (t - beginTime) * speed + timeOffset.
