@@ -38,12 +38,12 @@ public enum Scenes {
                    description: "10,000 layers in 100 containers; per frame 200 implicit changes and 50 silent ones in two transactions, 5 explicit basic/keyframe animations every 10 frames, a 50-layer subtree in or out every 5 frames",
                    containers: 100, leavesPerContainer: 99, animatedChanges: 200, silentChanges: 50,
                    explicitAnimations: 5, explicitEvery: 10, subtrees: 2, subtreeSize: 50, subtreeChanges: 0,
-                   frames: 3_000, quickFrames: 200, warmupFrames: 30),
+                   frames: 20_000, quickFrames: 200, warmupFrames: 30),
         Definition(name: "stress-100k",
                    description: "100,000 layers in 1,000 containers; per frame 10,000 implicit changes and 100 subtree changes (10-layer subtrees moved in or out)",
                    containers: 1_000, leavesPerContainer: 99, animatedChanges: 10_000, silentChanges: 0,
                    explicitAnimations: 20, explicitEvery: 10, subtrees: 100, subtreeSize: 10, subtreeChanges: 100,
-                   frames: 300, quickFrames: 30, warmupFrames: 10),
+                   frames: 1_500, quickFrames: 30, warmupFrames: 10),
     ]
 
     public static var names: [String] { definitions.map(\.name) }

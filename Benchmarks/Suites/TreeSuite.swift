@@ -23,7 +23,8 @@ enum TreeSuite {
         /// Create N layers and link them into the shape (items: layers).
         case build
         /// Move a 64-layer subtree, whose layers carry onOrderIn / onOrderOut actions, into
-        /// the deepest point of the tree and out again (items: the 64 layers, in and out).
+        /// the deepest point of the tree and out again (items: the two moves; only the moved
+        /// layer's order action runs).
         case subtree = "subtree-in-out"
         /// `convertTime(_:from: nil)` for the deepest layer, through every ancestor (items:
         /// conversions).
@@ -31,6 +32,9 @@ enum TreeSuite {
         /// Read the presentation opacity of every layer while each runs an animation (items:
         /// layers).
         case present = "presentation"
+        /// One frame of an animation on every layer, under a root with a time offset of its
+        /// own: every entry's local time goes through the ancestors (items: animations).
+        case timedFrame = "frame-timed-root"
     }
 
     static func cases() -> [BenchmarkCase] {
@@ -40,14 +44,14 @@ enum TreeSuite {
                 for n in sizes {
                     let items: Int
                     switch op {
-                    case .build, .present: items = n
-                    case .subtree: items = 2 * subtreeSize
+                    case .build, .present, .timedFrame: items = n
+                    case .subtree: items = 2
                     case .convert: items = 1
                     }
                     cases.append(BenchmarkCase(
                         "tree/\(op.rawValue)/\(shape.rawValue)/\(n)", items: items,
-                        item: op == .convert ? "conversion" : "layer",
-                        unit: op == .build || op == .present ? (n >= 100_000 ? .milliseconds : .microseconds) : .nanoseconds,
+                        item: op == .convert ? "conversion" : op == .subtree ? "move" : op == .timedFrame ? "animation" : "layer",
+                        unit: op == .build || op == .present || op == .timedFrame ? (n >= 100_000 ? .milliseconds : .microseconds) : .nanoseconds,
                         quick: n == 10_000 && shape != .fan, resets: op == .build,
                         parameters: ["suite": "tree", "operation": op.rawValue, "shape": shape.rawValue, "n": "\(n)"],
                         make: { try workload(op, shape, n) }))
@@ -70,6 +74,7 @@ enum TreeSuite {
         case .subtree: return try subtreeWorkload(shape, n)
         case .convert: return try convertWorkload(shape, n)
         case .present: return try presentWorkload(shape, n)
+        case .timedFrame: return try timedFrameWorkload(shape, n)
         }
     }
 
@@ -130,6 +135,30 @@ enum TreeSuite {
         return Workload(retaining: [tree, deepest]) {
             t += 1e-6
             blackHole(deepest.convertTime(t, from: nil))
+        }
+    }
+
+    static func timedFrameWorkload(_ shape: Shape, _ n: Int) throws -> Workload {
+        let tree = Tree(shape, n)
+        CATransaction.begin()
+        CATransaction.setDisableActions(true)
+        tree.root.timeOffset = 0.5
+        CATransaction.commit()
+        let renderer = CARenderer(layer: tree.root)
+        renderer.renderFrame(atTime: 0)
+        CATransaction.begin()
+        CATransaction.setAnimationDuration(1e7)
+        CATransaction.setAnimationTimingFunction(CAMediaTimingFunction(name: .linear))
+        for l in tree.all { l.opacity = 0 }
+        CATransaction.commit()
+        var t = 5e6
+        renderer.renderFrame(atTime: t)
+        // Precondition: halfway, under the offset root, every layer presents 0.5.
+        let deep = Double(tree.deepest.presentation()?.opacity ?? -1)
+        try BenchmarkError.check(abs(deep - 0.5) < 1e-6, "tree/frame-timed-root/\(shape)/\(n): deepest opacity \(deep), expected 0.5")
+        return Workload(retaining: [tree, renderer]) {
+            t += 1.0 / 120
+            renderer.renderFrame(atTime: t)
         }
     }
 

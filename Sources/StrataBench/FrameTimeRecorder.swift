@@ -45,7 +45,7 @@ public struct FrameTimeRecorder {
         }
         var buckets: [[Double]] = []
         if n > 0 {
-            for v in total.logarithmicBucketValues(valueUnitsInFirstBucket: 10_000, logBase: 1.25)
+            for v in total.logarithmicBucketValues(valueUnitsInFirstBucket: 10_000, logBase: 1.1)
             where v.countAddedInThisIterationStep > 0 {
                 buckets.append([Double(v.value), Double(v.countAddedInThisIterationStep)])
             }
@@ -55,7 +55,8 @@ public struct FrameTimeRecorder {
             name: name, description: description, layers: layers, frames: n, warmupFrames: warmupFrames,
             p50: n == 0 ? 0 : ms(total.valueAtPercentile(50)), p90: n == 0 ? 0 : ms(total.valueAtPercentile(90)),
             p99: n == 0 ? 0 : ms(total.valueAtPercentile(99)), p999: n == 0 ? 0 : ms(total.valueAtPercentile(99.9)),
-            max: n == 0 ? 0 : ms(frameTimes.max() ?? 0), mean: n == 0 ? 0 : total.mean / 1e6,
+            max: n == 0 ? 0 : ms(frameTimes.max() ?? 0),
+            mean: n == 0 ? 0 : frameTimes.reduce(0.0) { $0 + Double($1) } / Double(n) / 1e6,
             renderP50: n == 0 ? 0 : ms(render.valueAtPercentile(50)), renderP99: n == 0 ? 0 : ms(render.valueAtPercentile(99)),
             withinBudget16: fraction(within16), withinBudget8: fraction(within8), droppedFrames: dropped,
             hitchMsPerSecond: durationNs > 0 ? (hitchNs / 1e6) / (durationNs / 1e9) : 0,
@@ -88,7 +89,7 @@ public struct SceneResult: Codable, Equatable {
     public var droppedFrames: Int
     /// Time beyond the 60 Hz budget per second of frames (Apple's hitch ratio), ms/s.
     public var hitchMsPerSecond: Double
-    /// HdrHistogram buckets: [upper value ns, count], logarithmic (10 µs, x1.25).
+    /// HdrHistogram buckets: [upper value ns, count], logarithmic (10 µs, x1.1).
     public var histogram: [[Double]]
     /// Every frame's time (the first 20,000), for the timeline.
     public var frameTimesMs: [Double]

@@ -17,7 +17,12 @@ extension EngineContext {
             }
             refreshAtRender.removeAll(keepingCapacity: true)
         }
-        timings.evaluate(now: now) { [layers] row, t in layers.localTime(row, t) }
+        // One cache for the pass: every entry's layer converts `now` through its ancestors,
+        // and each ancestor is converted once.
+        var localTimes = LocalTimeCache(media: now)
+        timings.evaluate(now: now) { [layers] row, t in
+            t == localTimes.media ? layers.localTime(row, cache: &localTimes) : layers.localTime(row, t)
+        }
         let prog = timings.progress.base, phase = timings.phase.base, iter = timings.iteration.base
         // Index loops: an array iterator allocates in unoptimised builds.
         for i in 0..<animations.tracks.count {

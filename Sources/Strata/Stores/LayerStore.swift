@@ -194,13 +194,34 @@ final class LayerStore {
     /// A layer's local time for parent (media) time `t`: from the root down,
     /// t = (t - beginTime) * speed + timeOffset.
     func localTime(_ row: Int32, _ t: Double) -> Double {
+        var cache = LocalTimeCache(media: t)
+        return localTime(row, cache: &cache)
+    }
+
+    /// `localTime(row, cache.media)`, remembering the local time of every layer on the way:
+    /// a pass that converts many layers' times (a frame's timing entries, a commit's new
+    /// entries) walks each ancestor once, not once per descendant (per-entry walks made a
+    /// frame of N animations under a timed ancestor O(N x depth): 0.5 s for a 16,000-deep
+    /// chain).
+    func localTime(_ row: Int32, cache: inout LocalTimeCache) -> Double {
         guard let b = model[PropertyID.beginTime.index], let s = model[PropertyID.speed.index],
-              let o = model[PropertyID.timeOffset.index] else { return t }
-        var rows: [Int32] = []
+              let o = model[PropertyID.timeOffset.index] else { return cache.media }
+        if let known = cache.times[row] { return known }
+        // Up to the first ancestor already converted (or past the root) ...
         var x = row
-        while x >= 0 { rows.append(x); x = parent[Int(x)] }
-        var time = t
-        for r in rows.reversed() { time = (time - b[Int(r)]) * s[Int(r)] + o[Int(r)] }
+        var time = cache.media
+        cache.path.removeAll(keepingCapacity: true)
+        while x >= 0 {
+            if let known = cache.times[x] { time = known; break }
+            cache.path.append(x)
+            x = parent[Int(x)]
+        }
+        // ... then down again, root side first.
+        for r in cache.path.reversed() {
+            time = (time - b[Int(r)]) * s[Int(r)] + o[Int(r)]
+            cache.times[r] = time
+            cache.steps &+= 1
+        }
         return time
     }
 
@@ -273,4 +294,17 @@ final class LayerStore {
         while x >= 0 { k += 1; x = prevSibling[Int(x)] }
         return k
     }
+}
+
+/// Local times of layers at one media time, filled by `LayerStore.localTime(_:cache:)`;
+/// valid while neither the tree nor any layer's timing changes (one render or one commit).
+struct LocalTimeCache {
+    /// The media (root parent) time the cached local times are for.
+    let media: Double
+    var times: [Int32: Double] = [:]
+    /// Scratch for the walk up (kept to reuse its storage).
+    var path: [Int32] = []
+    /// Layers converted through this cache (each at most once).
+    var steps = 0
+    init(media: Double) { self.media = media }
 }

@@ -44,11 +44,14 @@ extension EngineContext {
     /// The outermost commit: animations get their begin time, changed properties without
     /// animation show their model value, new layers become presentable.
     private func commitToRenderTree() {
+        // Entries of many layers under one timed ancestor convert `now` through shared
+        // ancestors: converted once each (the tree does not change during this loop).
+        var localTimes = LocalTimeCache(media: now)
         for e in pendingEntries {
             let i = Int(e)
             guard timings.alive[i] else { continue }
             let space = timings.params[i].space
-            timings.commit(e, now: space >= 0 ? layers.localTime(space, now) : now)
+            timings.commit(e, now: space >= 0 ? layers.localTime(space, cache: &localTimes) : now)
             if timings.refCount[i] == 0 { entryDone(e); timings.release(e) }
         }
         pendingEntries.removeAll(keepingCapacity: true)
