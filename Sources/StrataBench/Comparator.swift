@@ -139,7 +139,9 @@ extension Comparison {
         let order: [Verdict] = [.regression, .failed, .improvement, .insufficientData, .differentMachine, .new, .missing, .unchanged]
         var lines = ["verdict            metric        change    95% CI               p        baseline     head  name"]
         for v in order {
-            for r in rows where r.verdict == v && (all || v != .unchanged) {
+            // Unchanged rows, and baseline rows a (quick) head run did not include, are
+            // counted in the summary line and listed only with `all`.
+            for r in rows where r.verdict == v && (all || (v != .unchanged && v != .missing)) {
                 let ci = r.ciLow.map { "[\(pct($0)), \(pct(r.ciHigh))]" } ?? "–"
                 lines.append(v.rawValue.padding(toLength: 19, withPad: " ", startingAt: 0)
                     + r.metric.padding(toLength: 13, withPad: " ", startingAt: 0)
