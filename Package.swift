@@ -67,11 +67,18 @@ let package = Package(
         .target(name: "StrataBenchReference",
                 dependencies: ["StrataReference", "StrataBench", "StrataScript", "StrataScriptReference"],
                 path: "Benchmarks/Reference", swiftSettings: release + [.define("STRATA_REFERENCE")]),
+        // The sampling profiler: SIGPROF handler + libunwind walk in C (gcc_s linked before
+        // unwind, so C++/Swift keep libgcc_s's `_Unwind_*`), the Swift API and outputs over it.
+        .target(name: "CSampler", linkerSettings: [.linkedLibrary("gcc_s"), .linkedLibrary("unwind")]),
+        .target(name: "StrataProfiler", dependencies: ["CSampler"], swiftSettings: release),
+        // The profiler's acceptance workload: commit-, lookup- and evaluate-like work, 6:3:1.
+        .executableTarget(name: "strata-profile-acceptance", dependencies: ["StrataProfiler"],
+                          swiftSettings: release),
         // The self-contained HTML report: inline SVG charts, no network.
         .target(name: "StrataReport", dependencies: ["StrataBench"], swiftSettings: release),
         .executableTarget(
             name: "strata-bench",
-            dependencies: ["StrataBench", "StrataBenchSuites", "StrataBenchReference", "StrataReport",
+            dependencies: ["StrataBench", "StrataBenchSuites", "StrataBenchReference", "StrataReport", "StrataProfiler",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: release
         ),
@@ -80,7 +87,9 @@ let package = Package(
             dependencies: ["Strata", "CAllocationCounter"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
-        .testTarget(name: "StrataReportTests", dependencies: ["StrataReport", "StrataBench"], swiftSettings: [.swiftLanguageMode(.v5)]),
+        .testTarget(name: "StrataProfilerTests", dependencies: ["StrataProfiler", "CSampler"],
+                    swiftSettings: [.swiftLanguageMode(.v5)]),
+        .testTarget(name: "StrataReportTests", dependencies: ["StrataReport", "StrataBench", "StrataProfiler"], swiftSettings: [.swiftLanguageMode(.v5)]),
         .testTarget(
             name: "StrataBenchTests",
             dependencies: ["StrataBench", "StrataBenchSuites", "StrataBenchReference"],

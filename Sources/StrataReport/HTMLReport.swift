@@ -12,7 +12,21 @@ public enum HTMLReport {
 
     /// The page for `report` (and `googleBenchmark`'s context); `baseline` and `comparison`
     /// add the verdicts and the baseline's fingerprint when given.
-    public static func render(report: StrataBlock, googleBenchmark: [String: Any], baseline: StrataBlock?, comparison: Comparison?) -> String {
+    /// The policy when the page carries a flame graph: as strict, except that the one script
+    /// with this page's nonce runs.
+    static func contentSecurityPolicy(scriptNonce: String) -> String {
+        contentSecurityPolicy.replacingOccurrences(of: "script-src 'none'", with: "script-src 'nonce-\(scriptNonce)'")
+    }
+
+    /// A fresh nonce: 128 random bits, base64.
+    static func makeNonce() -> String {
+        var g = SystemRandomNumberGenerator()
+        let bytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &g) }
+        return Data(bytes).base64EncodedString()
+    }
+
+    public static func render(report: StrataBlock, googleBenchmark: [String: Any], baseline: StrataBlock?, comparison: Comparison?,
+                              flameGraph: ReportFlameGraph? = nil) -> String {
         let candidates: [(String, Section?)] = [
             ("baseline comparison", comparison.map { ComparisonSection.render($0, baseline: baseline) }),
             ("frame suite", FrameSection.render(report)),
@@ -20,16 +34,19 @@ public enum HTMLReport {
             ("lookup suite", LookupSection.render(report)),
             ("commit suite", CommitSection.render(report)),
             ("tree suite", TreeSection.render(report)),
+            ("profile", ProfileSection.render(flameGraph)),
             ("counts", CountsSection.render(report)),
             ("benchmarks", BenchmarksSection.render(report)),
             ("machine", MachineSection.render(report, googleBenchmark: googleBenchmark, baseline: baseline)),
         ]
         let sections = candidates.compactMap(\.1)
-        let absent = candidates.filter { $0.1 == nil && !["benchmarks"].contains($0.0) }.map(\.0)
+        let absent = candidates.filter { $0.1 == nil && !["benchmarks", "profile"].contains($0.0) }.map(\.0)
         let charts = sections.flatMap(\.charts)
 
         var html = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-        html += "<meta http-equiv=\"Content-Security-Policy\" content=\"\(Escape.text(contentSecurityPolicy))\">"
+        let nonce = flameGraph == nil ? nil : makeNonce()
+        let policy = nonce.map { contentSecurityPolicy(scriptNonce: $0) } ?? contentSecurityPolicy
+        html += "<meta http-equiv=\"Content-Security-Policy\" content=\"\(Escape.text(policy))\">"
         html += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
         html += "<meta name=\"referrer\" content=\"no-referrer\">"
         html += "<meta name=\"color-scheme\" content=\"light dark\">"
@@ -43,6 +60,9 @@ public enum HTMLReport {
         html += "<footer>Written by \(Escape.text(report.tool)) (report schema \(report.schemaVersion)). One self-contained file: charts are inline SVG, nothing is fetched; hover a point, bar or line for its figures. The report's data is embedded in the element <code>#strata-report-data</code> (JSON).</footer>"
         html += "</main>"
         html += "<script type=\"application/json\" id=\"strata-report-data\">\(Escape.jsonInScript(embeddedData(report, comparison: comparison)))</script>"
+        if let flameGraph, let nonce {
+            html += "<script nonce=\"\(nonce)\">\(Escape.scriptBody(flameGraph.script))</script>"
+        }
         html += "</body></html>\n"
         return html
     }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import StrataBench
+import StrataProfiler
 import StrataReport
 
 /// Renders a report (and, with a baseline, its comparison) as one self-contained HTML file.
@@ -13,6 +14,7 @@ struct ReportCommand: ParsableCommand {
     @Option(help: "Baseline report: adds the verdict table and the change chart.") var baseline: String?
     @Option(help: "Where the HTML goes.") var html: String
     @Option(help: "Time change that matters in the comparison, e.g. 5%.") var threshold = "5%"
+    @Option(help: "Folded stacks (`strata-bench profile` writes profile.folded): adds a flame graph.") var flameGraph: String?
 
     func run() throws {
         let head: (googleBenchmark: [String: Any], strata: StrataBlock)
@@ -30,16 +32,34 @@ struct ReportCommand: ParsableCommand {
             comparison = Comparator(timeThreshold: try fraction(threshold, "--threshold"))
                 .compare(base: base!, head: head.strata, basePath: baseline, headPath: input)
         }
-        try writeHTML(head.strata, head.googleBenchmark, baseline: base, comparison: comparison, to: html)
+        var flame: ReportFlameGraph?
+        if let flameGraph {
+            do {
+                let text = try String(contentsOfFile: flameGraph, encoding: .utf8)
+                flame = reportFlameGraph(try FlameGraph(folded: text), source: flameGraph)
+            } catch {
+                printError("\(flameGraph): \(error)")
+                throw ExitCode(3)
+            }
+        }
+        try writeHTML(head.strata, head.googleBenchmark, baseline: base, comparison: comparison, flameGraph: flame, to: html)
         print("wrote \(html)")
     }
 }
 
 /// Renders and writes the HTML report.
 func writeHTML(_ block: StrataBlock, _ googleBenchmark: [String: Any], baseline: StrataBlock?, comparison: Comparison?,
-               to path: String) throws {
+               flameGraph: ReportFlameGraph? = nil, to path: String) throws {
     let url = URL(fileURLWithPath: path)
     try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-    try HTMLReport.render(report: block, googleBenchmark: googleBenchmark, baseline: baseline, comparison: comparison)
+    try HTMLReport.render(report: block, googleBenchmark: googleBenchmark, baseline: baseline, comparison: comparison,
+                          flameGraph: flameGraph)
         .write(to: url, atomically: true, encoding: .utf8)
+}
+
+/// A profiler flame graph as the report embeds it.
+func reportFlameGraph(_ graph: FlameGraph, source: String) -> ReportFlameGraph {
+    ReportFlameGraph(svg: graph.svg(title: "flame graph", asChart: "flame-graph"), chartID: "flame-graph",
+                     searchBox: FlameGraph.searchBox, script: FlameGraph.script, source: source,
+                     samples: graph.totalSamples)
 }

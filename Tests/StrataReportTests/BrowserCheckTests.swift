@@ -1,6 +1,7 @@
 import XCTest
 import Foundation
 import StrataBench
+import StrataProfiler
 @testable import StrataReport
 
 /// `scripts/check-report` on rendered reports in headless Chromium. The browser run is
@@ -89,5 +90,40 @@ final class BrowserCheckTests: XCTestCase {
         let blank = try run(script.path, [empty.path, dir.appendingPathComponent("empty.png").path])
         XCTAssertEqual(blank.status, 1, blank.output)
         XCTAssertTrue(blank.output.contains("no data path or rect with non-empty geometry"), blank.output)
+    }
+
+    func test_aFlameGraphZoomsInHeadlessChromiumAndNoOtherScriptRuns() throws {
+        guard ProcessInfo.processInfo.environment["STRATA_BROWSER_TEST"] == "1" else { return }
+        guard chromium() != nil else {
+            return XCTFail("STRATA_BROWSER_TEST=1 but chromium is not installed: run scripts/setup (Debian's chromium) or set CHROMIUM=/path")
+        }
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("strata-flame-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let graph = try FlameGraph(folded: "main;commit;lookup 6\nmain;commit;record 2\nmain;render;evaluate 3\n")
+        let flame = ReportFlameGraph(svg: graph.svg(title: "flame graph", asChart: "flame-graph"), chartID: "flame-graph",
+                                     searchBox: FlameGraph.searchBox, script: FlameGraph.script, source: "a test", samples: graph.totalSamples)
+        let html = HTMLReport.render(report: try Fixtures.fullBlock(), googleBenchmark: [:], baseline: nil, comparison: nil, flameGraph: flame)
+        let page = dir.appendingPathComponent("report.html")
+        try html.write(to: page, atomically: true, encoding: .utf8)
+        let pass = try run(script.path, [page.path, dir.appendingPathComponent("report.png").path])
+        XCTAssertEqual(pass.status, 0, pass.output)
+        XCTAssertTrue(pass.output.contains("flame-graph"), pass.output)
+        XCTAssertTrue(pass.output.contains("flame graph: 7 frames; a click zoomed"), pass.output)
+
+        // A script without the page's nonce is blocked (a console error), and a flame graph
+        // whose script cannot run fails the zoom check.
+        let foreign = dir.appendingPathComponent("foreign.html")
+        try html.replacingOccurrences(of: "<main>", with: "<main><script>document.title='x'</script>")
+            .write(to: foreign, atomically: true, encoding: .utf8)
+        let blocked = try run(script.path, [foreign.path, dir.appendingPathComponent("foreign.png").path])
+        XCTAssertEqual(blocked.status, 1, blocked.output)
+        XCTAssertTrue(blocked.output.contains("Content Security Policy"), blocked.output)
+        let dead = dir.appendingPathComponent("dead.html")
+        try html.replacingOccurrences(of: #"<script nonce="[^"]*">"#, with: "<script type=\"text/plain\">", options: .regularExpression)
+            .write(to: dead, atomically: true, encoding: .utf8)
+        let inert = try run(script.path, [dead.path, dir.appendingPathComponent("dead.png").path])
+        XCTAssertEqual(inert.status, 1, inert.output)
+        XCTAssertTrue(inert.output.contains("did not zoom"), inert.output)
     }
 }

@@ -4,6 +4,7 @@ import Foundation
 import FoundationXML
 #endif
 import StrataBench
+import StrataProfiler
 @testable import StrataReport
 
 /// The HTML report from synthetic reports: the sections and charts it should have, each
@@ -114,6 +115,30 @@ final class HTMLReportTests: XCTestCase {
         let data = matches(#"<script type="application/json" id="strata-report-data">[\s\S]*?</script>"#, in: html)
         XCTAssertEqual(data.count, 1)
         XCTAssertFalse(data[0].dropFirst(60).dropLast(9).contains("<"), "a raw < inside the JSON block")
+    }
+
+    func test_aFlameGraphRunsOnlyItsOwnScriptUnderANonce() throws {
+        let graph = try FlameGraph(folded: "main;commit;lookup 6\nmain;render;evaluate 3\nmain;<odd & name> 1\n")
+        let flame = ReportFlameGraph(svg: graph.svg(title: "flame graph", asChart: "flame-graph"), chartID: "flame-graph",
+                                     searchBox: FlameGraph.searchBox, script: FlameGraph.script, source: "profile.folded",
+                                     samples: graph.totalSamples)
+        let html = HTMLReport.render(report: try Fixtures.fullBlock(), googleBenchmark: [:], baseline: nil, comparison: nil,
+                                     flameGraph: flame)
+        let nonce = try XCTUnwrap(matches(#"script-src &#39;nonce-[A-Za-z0-9+/=]{24}&#39;"#, in: html).first)
+            .dropFirst("script-src &#39;nonce-".count).dropLast("&#39;".count)
+        XCTAssertEqual(matches("<script", in: html).count, 2, "the JSON data block and the flame graph's script")
+        XCTAssertEqual(matches("<script nonce=\"\(nonce)\">", in: html).count, 1)
+        XCTAssertTrue(html.contains("<section id=\"profile\">"))
+        XCTAssertTrue(html.contains("data-chart=\"flame-graph\""))
+        XCTAssertTrue(html.contains("&lt;odd &amp; name&gt;"), "frame names are escaped")
+        XCTAssertTrue(html.contains("10 samples from profile.folded"))
+        let ids = try XCTUnwrap(matches(#"<meta name="strata-chart-ids" content="[^"]*""#, in: html).first)
+        XCTAssertTrue(ids.contains("flame-graph"))
+        for needle in ["http://", "https://", "src="] { XCTAssertFalse(html.contains(needle), needle) }
+        // Each page its own nonce; without a flame graph, no script may run at all.
+        let again = HTMLReport.render(report: try Fixtures.fullBlock(), googleBenchmark: [:], baseline: nil, comparison: nil, flameGraph: flame)
+        XCTAssertFalse(again.contains("nonce-\(nonce)"))
+        XCTAssertTrue(render(try Fixtures.fullBlock()).contains("script-src &#39;none&#39;"))
     }
 
     func test_referencesNothingOutsideTheFile() throws {

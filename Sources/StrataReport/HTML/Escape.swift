@@ -41,6 +41,11 @@ enum Escape {
         return out.isEmpty ? "x" : out
     }
 
+    /// Script source safe inside `<script>`: no `</` can end the element early.
+    static func scriptBody(_ source: String) -> String {
+        source.replacingOccurrences(of: "</", with: "<\\/")
+    }
+
     /// JSON for a `<script type="application/json">` block: `<`, `>` and `&` as `\u` escapes so
     /// neither `</script>` nor `<!--` can end the block early.
     static func jsonInScript(_ json: String) -> String {

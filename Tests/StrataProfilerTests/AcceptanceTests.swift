@@ -1,0 +1,140 @@
+import Foundation
+import XCTest
+
+/// Issue 7's acceptance: the release executable's commit-, lookup- and evaluate-like work
+/// (6:3:1 of CPU time) profiled for about 2 s at 1 kHz.
+final class AcceptanceTests: XCTestCase {
+    static let expected = ["commitLike": 60.0, "lookupLike": 30.0, "evaluateLike": 10.0]
+
+    /// Runs the acceptance executable; its outputs directory and summary.
+    private func runAcceptance(_ arguments: [String]) throws -> (dir: URL, summary: [String: Any]) {
+        let exe = try AcceptanceExecutable.url()
+        let dir = try AcceptanceExecutable.temporaryDirectory("acceptance")
+        let r = try AcceptanceExecutable.run(exe, ["--out", dir.path] + arguments, timeout: 120)
+        XCTAssertFalse(r.timedOut, "the acceptance run hung:\n\(r.output)")
+        XCTAssertFalse(r.crashed, "the acceptance run crashed:\n\(r.output)")
+        XCTAssertEqual(r.status, 0, r.output)
+        return (dir, try AcceptanceExecutable.summary(in: dir))
+    }
+
+    /// Wall-clock timers deliver the full 1 kHz (a CPU-time timer is checked at the kernel
+    /// tick, 250 Hz on this kernel, see the CPU-time test below); the workload is a single
+    /// busy thread, so its wall and CPU time are the same.
+    func test_sixThreeOneWorkIsAttributedWithinFivePointsAndEveryOutputIsWellFormed() throws {
+        let (dir, summary) = try runAcceptance(["--seconds", "2", "--hz", "1000", "--mode", "wall", "--unwinder", "backtrace"])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let samples = try XCTUnwrap(summary["samples"] as? Int)
+        // About 2 s at 1 kHz: at least three quarters of the 2,000 timer periods arrive.
+        XCTAssertGreaterThanOrEqual(samples, 1_500, "\(summary)")
+        XCTAssertLessThanOrEqual(samples, 2_600, "\(summary)")
+        XCTAssertEqual(summary["dropped"] as? Int, 0, "dropped samples: \(summary)")
+        XCTAssertEqual(summary["droppedRingFull"] as? Int, 0)
+        XCTAssertEqual(summary["droppedReentrant"] as? Int, 0)
+        XCTAssertEqual(summary["signals"] as? Int, samples, "every signal became a sample")
+        XCTAssertEqual(summary["unwindFailures"] as? Int, 0)
+        XCTAssertEqual(summary["timer"] as? String, "perThread")
+        XCTAssertTrue((summary["unwindRaiseProvider"] as? String ?? "").contains("libgcc_s"),
+                      "C++ exceptions must unwind with libgcc_s (gcc_s linked before unwind): \(summary)")
+
+        // Folded stacks: counts sum to the sample total; each function's share (samples with
+        // it on the stack) within five points of 60 / 30 / 10.
+        let folded = try String(contentsOf: dir.appendingPathComponent("profile.folded"), encoding: .utf8)
+        let stacks = OutputChecks.parseFolded(folded)
+        XCTAssertEqual(stacks.reduce(0) { $0 + $1.1 }, samples, "folded counts must sum to the sample total")
+        let reported = try XCTUnwrap(summary["shares"] as? [String: Double])
+        for (name, target) in Self.expected {
+            let marker = "strata_profile_acceptance.AcceptanceWork.\(name)(_: strata_profile_acceptance.WorkState, until: Swift.UInt64) -> Swift.UInt64"
+            let hits = stacks.filter { $0.0.contains { $0.hasSuffix(marker) } }.reduce(0) { $0 + $1.1 }
+            let share = 100 * Double(hits) / Double(samples)
+            XCTAssertEqual(share, target, accuracy: 5, "\(name): \(share)% of \(samples) samples")
+            XCTAssertEqual(share, try XCTUnwrap(reported[name]), accuracy: 1e-9, "the profiler's own share of \(name)")
+        }
+        // Names are demangled: no Swift mangled name is left in any frame.
+        let frames = Set(stacks.flatMap(\.0))
+        let mangled = frames.filter { $0.hasPrefix("$s") || $0.hasPrefix("_$s") || $0.hasPrefix("$S") || $0.hasPrefix("_T0") }
+        XCTAssertEqual(mangled, [], "mangled frames")
+        XCTAssertTrue(frames.contains("main"), "the stacks reach main: \(frames.sorted().prefix(20))")
+        XCTAssertTrue(frames.contains { $0.contains("strata_profile_acceptance.runAcceptance(") }, "the driver is on the stacks")
+
+        // speedscope: well-formed against its schema, and the same samples.
+        let speedscope = try Data(contentsOf: dir.appendingPathComponent("profile.speedscope.json"))
+        XCTAssertEqual(try OutputChecks.validateSpeedscope(speedscope), samples)
+
+        // gperftools: header, records, trailer and maps; the same samples; period 1000 µs.
+        let pprof = try OutputChecks.parseGperftools(try Data(contentsOf: dir.appendingPathComponent("profile.pprof")))
+        XCTAssertEqual(pprof.period, 1000)
+        XCTAssertEqual(pprof.samples, samples)
+        XCTAssertTrue(pprof.maps.contains("strata-profile-acceptance"), "maps name the executable")
+        XCTAssertTrue(pprof.maps.contains("r-xp"))
+
+        // The timeline: nested per thread; every cycle holds its ten slices, 6:3:1.
+        let events = try OutputChecks.validateTraceNesting(try Data(contentsOf: dir.appendingPathComponent("trace.json")))
+        let cycles = events.filter { $0.name == "cycle" }
+        XCTAssertGreaterThan(cycles.count, 100)
+        var counts: [String: Int] = [:]
+        for e in events where e.name != "cycle" { counts[e.name, default: 0] += 1 }
+        XCTAssertEqual(counts["commitLike"], 6 * cycles.count)
+        XCTAssertEqual(counts["lookupLike"], 3 * cycles.count)
+        XCTAssertEqual(counts["evaluateLike"], cycles.count)
+
+        // The flame graph page is self-contained.
+        let html = try String(contentsOf: dir.appendingPathComponent("flamegraph.html"), encoding: .utf8)
+        XCTAssertTrue(html.contains("<svg class=\"strata-flame\""))
+        XCTAssertTrue(html.contains("commitLike"))
+        let offline = html.replacingOccurrences(of: "http://www.w3.org/2000/svg", with: "")
+        XCTAssertFalse(offline.contains("http://") || offline.contains("https://"), "no network references")
+    }
+
+    /// CPU-time timers fire at the kernel tick: the samples arrive less often than asked, and
+    /// each carries the expiries merged into it, so the weights still add up to the thread's
+    /// CPU time at the requested rate.
+    func test_cpuTimeSamplesCarryTheExpiriesTheKernelMerged() throws {
+        let (dir, summary) = try runAcceptance(["--seconds", "1.5", "--hz", "1000", "--mode", "cpu"])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let samples = try XCTUnwrap(summary["samples"] as? Int)
+        let weight = try XCTUnwrap(summary["totalWeight"] as? Int)
+        let overruns = try XCTUnwrap(summary["overruns"] as? Int)
+        let cpu = try XCTUnwrap(summary["cpuSeconds"] as? Double)
+        XCTAssertEqual(summary["dropped"] as? Int, 0)
+        XCTAssertEqual(weight, samples + overruns, "weight = samples + merged expiries")
+        XCTAssertGreaterThan(samples, 100)
+        // One expiry per millisecond of CPU time, give or take the first and last tick.
+        XCTAssertEqual(Double(weight), cpu * 1000, accuracy: cpu * 1000 * 0.1 + 10, "\(summary)")
+        let shares = try XCTUnwrap(summary["shares"] as? [String: Double])
+        XCTAssertGreaterThan(shares["commitLike"]!, shares["lookupLike"]!)
+        XCTAssertGreaterThan(shares["lookupLike"]!, shares["evaluateLike"]!)
+        XCTAssertGreaterThan(shares.values.reduce(0, +), 95, "the three functions hold the samples: \(shares)")
+    }
+
+    /// The DWARF walk and the frame-pointer walk see the same workload.
+    func test_dwarfAndFramePointerUnwindersAttributeTheSameWork() throws {
+        for unwinder in ["dwarf", "fp"] {
+            let (dir, summary) = try runAcceptance(["--seconds", "1", "--hz", "1000", "--mode", "wall", "--unwinder", unwinder])
+            defer { try? FileManager.default.removeItem(at: dir) }
+            XCTAssertEqual(summary["dropped"] as? Int, 0, unwinder)
+            XCTAssertEqual(summary["unwindFailures"] as? Int, 0, unwinder)
+            let shares = try XCTUnwrap(summary["shares"] as? [String: Double])
+            // Frame pointers lose the caller of a leaf without a frame (the clock_gettime the
+            // workers poll), so their shares are looser.
+            let tolerance = unwinder == "fp" ? 12.0 : 7.0
+            for (name, target) in Self.expected {
+                XCTAssertEqual(shares[name] ?? 0, target, accuracy: tolerance, "\(unwinder) \(name): \(shares)")
+            }
+        }
+    }
+
+    /// google-pprof (Debian's google-perftools) reads the gperftools file and finds the work.
+    func test_googlePprofReadsTheProfile() throws {
+        let pprof = URL(fileURLWithPath: "/usr/bin/google-pprof")
+        XCTAssertTrue(FileManager.default.isExecutableFile(atPath: pprof.path),
+                      "google-pprof is missing: scripts/setup must install google-perftools")
+        let (dir, summary) = try runAcceptance(["--seconds", "1", "--hz", "1000", "--mode", "wall"])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let exe = try AcceptanceExecutable.url()
+        let r = try AcceptanceExecutable.run(pprof, ["--text", exe.path, dir.appendingPathComponent("profile.pprof").path], timeout: 120)
+        XCTAssertEqual(r.status, 0, r.output)
+        let samples = try XCTUnwrap(summary["samples"] as? Int)
+        XCTAssertTrue(r.output.contains("Total: \(samples) samples"), r.output)
+        XCTAssertTrue(r.output.contains("commitLike"), r.output)
+    }
+}

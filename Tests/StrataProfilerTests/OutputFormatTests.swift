@@ -1,0 +1,149 @@
+import CSampler
+import Foundation
+@testable import StrataProfiler
+import XCTest
+
+/// The writers on a profile built by hand: exact folded lines, speedscope's schema, the
+/// gperftools layout word by word, trace timestamps and nesting.
+final class OutputFormatTests: XCTestCase {
+    /// Three samples on two stacks of real functions (so the symbolizer names them).
+    private func handMadeProfile() -> (Profile, [UInt]) {
+        let a = unsafeBitCast(csamplerStart, to: UInt.self)
+        let b = unsafeBitCast(csamplerStop, to: UInt.self)
+        let c = unsafeBitCast(csamplerDrain, to: UInt.self)
+        // Leaf first: the leaf is exact, the rest return addresses (looked up at - 1).
+        let addresses: [UInt] = [a, b + 1, c + 1, b, c + 1, a + 1, b + 1, c + 1]
+        let samples = [
+            Sample(timestampNanoseconds: 1_000, thread: 7, weight: 1, flags: 0, unwindNanoseconds: 100, handlerNanoseconds: 150, frames: 0..<3),
+            Sample(timestampNanoseconds: 2_000, thread: 7, weight: 3, flags: 0, unwindNanoseconds: 200, handlerNanoseconds: 250, frames: 3..<5),
+            Sample(timestampNanoseconds: 3_000, thread: 8, weight: 1, flags: 0, unwindNanoseconds: 300, handlerNanoseconds: 350, frames: 5..<8),
+        ]
+        let p = Profile(configuration: .init(), statistics: SamplerStatistics(csampler_stats()), periodNanoseconds: 1_000_000,
+                        startNanoseconds: 0, endNanoseconds: 10_000, samples: samples, addresses: addresses)
+        return (p, addresses)
+    }
+
+    func test_foldedStacksMergeThreadsAndCountSamples() {
+        let (p, _) = handMadeProfile()
+        let s = p.symbolicated()
+        XCTAssertEqual(s.totalSamples, 3)
+        XCTAssertEqual(s.totalWeight, 5)
+        XCTAssertEqual(s.threads, [7, 8])
+        XCTAssertEqual(s.folded(), """
+            csampler_drain;csampler_stop;csampler_start 2
+            csampler_drain;csampler_stop 1
+
+            """)
+        let top = s.topFrames(3)
+        XCTAssertEqual(top.first?.frame.name, "csampler_start")
+        XCTAssertEqual(top.first?.selfSamples, 2)
+        XCTAssertEqual(top.first?.inclusivePercent ?? 0, 200.0 / 3, accuracy: 1e-9)
+        XCTAssertEqual(s.inclusivePercent { $0.name == "csampler_drain" }, 100)
+        XCTAssertEqual(StackProfile.foldedName("a;b\nc"), "a:b c")
+    }
+
+    func test_speedscopeFileFollowsTheSchema() throws {
+        let (p, _) = handMadeProfile()
+        let json = p.symbolicated().speedscopeJSON(name: "hand \"made\"")
+        XCTAssertEqual(try OutputChecks.validateSpeedscope(Data(json.utf8)), 3)
+        let root = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        XCTAssertEqual(root["name"] as? String, "hand \"made\"")
+        let profiles = try XCTUnwrap(root["profiles"] as? [[String: Any]])
+        XCTAssertEqual(profiles.count, 2, "one profile per thread")
+        // Weights are the time a sample stands for: weight x 1 ms period, in microseconds.
+        XCTAssertEqual(profiles[0]["weights"] as? [Int], [1_000, 3_000])
+        XCTAssertEqual(profiles[0]["endValue"] as? Int, 4_000)
+        let frames = try XCTUnwrap((root["shared"] as? [String: Any])?["frames"] as? [[String: Any]])
+        let names = frames.map { $0["name"] as? String ?? "" }
+        XCTAssertEqual(profiles[0]["samples"] as? [[Int]],
+                       [["csampler_drain", "csampler_stop", "csampler_start"].map { names.firstIndex(of: $0)! },
+                        ["csampler_drain", "csampler_stop"].map { names.firstIndex(of: $0)! }])
+    }
+
+    func test_gperftoolsLayoutWordByWord() throws {
+        let (p, addresses) = handMadeProfile()
+        let data = p.gperftoolsData()
+        let wordCount = 5 + 2 + 3 + 2 + 2 + 3   // the header, two records, the third record's count, depth and leaf
+        let words: [UInt] = data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> [UInt] in
+            var out: [UInt] = []
+            for i in 0..<wordCount { out.append(raw.loadUnaligned(fromByteOffset: i * 8, as: UInt.self)) }
+            return out
+        }
+        // Header; three distinct stacks (the records keep addresses, not names); trailer.
+        XCTAssertEqual(Array(words[0..<5]), [0, 3, 0, 1000, 0])
+        XCTAssertEqual(Array(words[5..<10]), [1, 3] + addresses[0..<3])
+        let parsed = try OutputChecks.parseGperftools(data)
+        XCTAssertEqual(parsed.period, 1000)
+        XCTAssertEqual(parsed.samples, 3)
+        XCTAssertTrue(parsed.maps.contains("r-xp"), "the process's maps follow the trailer")
+    }
+
+    func test_traceEventsUseExactMicrosecondsAndNest() throws {
+        XCTAssertEqual(JSONText.microseconds(1_234_567), "1234.567")
+        XCTAssertEqual(JSONText.microseconds(5), "0.005")
+        XCTAssertEqual(JSONText.microseconds(0), "0.000")
+        XCTAssertEqual(JSONText.quoted("a\"b\\c\n\u{1}"), "\"a\\\"b\\\\c\\n\\u0001\"")
+        let t = TraceRecorder(processName: "test", origin: 1_000_000)
+        t.nameThread("main", thread: 1)
+        t.complete("frame 0", category: "frame", start: 1_000_000, end: 1_010_000, thread: 1)
+        t.complete("commit", start: 1_000_000, end: 1_004_000, thread: 1)
+        t.complete("render", start: 1_004_000, end: 1_010_000, thread: 1)
+        t.counter("active animations", value: 12, at: 1_010_000, thread: 1)
+        t.complete("other thread", start: 1_002_000, end: 1_020_000, thread: 2)
+        let events = try OutputChecks.validateTraceNesting(Data(t.json().utf8))
+        XCTAssertEqual(events.count, 4)
+        XCTAssertEqual(events.first { $0.name == "render" }?.ts, 4)
+        XCTAssertEqual(events.first { $0.name == "render" }?.dur, 6)
+
+        // The checker flags a child that outlives its parent, and not one on another thread.
+        XCTAssertEqual(OutputChecks.nestingViolations([("parent", 1, 0, 10), ("child", 1, 5, 10)]), 1)
+        XCTAssertEqual(OutputChecks.nestingViolations([("parent", 1, 0, 10), ("child", 2, 5, 10)]), 0)
+        XCTAssertEqual(OutputChecks.nestingViolations([("a", 1, 0, 10), ("b", 1, 10, 5), ("c", 1, 11, 1)]), 0)
+    }
+
+    func test_flameGraphFromFoldedStacksMatchesTheProfile() throws {
+        let (p, _) = handMadeProfile()
+        let stacks = p.symbolicated()
+        let fromProfile = FlameGraph(stacks)
+        let fromFolded = try FlameGraph(folded: stacks.folded())
+        XCTAssertEqual(fromFolded.totalSamples, 3)
+        XCTAssertEqual(fromFolded.svg(title: "x"), fromProfile.svg(title: "x"), "the folded text carries the whole graph")
+        // As a report chart: marked for the report's checks, data rects classed.
+        let chart = fromFolded.svg(title: "x", asChart: "flame-graph")
+        XCTAssertTrue(chart.contains("<svg class=\"strata-flame chart\" data-chart=\"flame-graph\""))
+        XCTAssertEqual(chart.components(separatedBy: "<rect class=\"data\"").count - 1, 4)
+        XCTAssertFalse(fromFolded.svg(title: "x").contains("class=\"data\""))
+    }
+
+    func test_flameGraphRejectsMalformedFoldedStacksByLine() {
+        func error(_ text: String) -> FlameGraph.ParseError? {
+            do { _ = try FlameGraph(folded: text); return nil } catch { return error as? FlameGraph.ParseError }
+        }
+        XCTAssertEqual(error("a;b 3\n\na;c x\n")?.line, 3)
+        XCTAssertEqual(error("a;b 3\na;c\n")?.line, 2)
+        XCTAssertEqual(error("a;b 0\n")?.line, 1, "a zero count is not a sample")
+        XCTAssertEqual(error("a;b -2\n")?.line, 1)
+        XCTAssertEqual(error(" 5\n")?.line, 1, "an empty stack")
+        XCTAssertNotNil(error(""), "no samples at all")
+        XCTAssertEqual(error("a;b 3\na;c x\n")?.description, "folded stacks, line 2: 'x' is not a positive sample count")
+        // Windows line ends and blank lines are fine; empty frame names become [unknown].
+        let g = try? FlameGraph(folded: "main;work 2\r\n\r\nmain;;leaf 1\r\n")
+        XCTAssertEqual(g?.totalSamples, 3)
+        XCTAssertTrue(g?.svg(title: "t").contains("[unknown]") ?? false)
+    }
+
+    func test_flameGraphIsSelfContainedSVGWithScript() {
+        let (p, _) = handMadeProfile()
+        let html = p.symbolicated().flameGraphHTML(title: "t <x>")
+        XCTAssertTrue(html.contains("<svg class=\"strata-flame\""))
+        XCTAssertTrue(html.contains("t &lt;x&gt;"))
+        XCTAssertTrue(html.contains("csampler_start"))
+        XCTAssertTrue(html.contains("<script>"))
+        XCTAssertEqual(html.components(separatedBy: "<g class=\"f\"").count - 1, 4, "all, drain, stop, start")
+    }
+}
+
+// Exported C functions of this binary, as code addresses.
+private let csamplerStart: @convention(c) (UnsafePointer<csampler_config>?) -> Int32 = csampler_start
+private let csamplerStop: @convention(c) () -> Void = csampler_stop
+private let csamplerDrain: @convention(c) (csampler_visitor?, UnsafeMutableRawPointer?) -> Int = csampler_drain
