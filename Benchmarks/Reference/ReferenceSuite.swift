@@ -13,6 +13,10 @@ public enum ReferenceSuite {
                                        make: { try makeFrameWorkload(s) }))
             }
         }
+        // One implicit change in a transaction (CommitWorkload.swift is shared too).
+        for n in [100, 1_000, 10_000] {
+            cases.append(commitCase(.implicit, n: n, engine: "reference", quick: false))
+        }
         for n in [100, 1_000, 10_000] {
             let s = FrameSpec(width: .position, timing: .own, kind: .keyframe, n: n)
             cases.append(frameCase(s, engine: "reference", quick: false, make: { try makeFrameWorkload(s) }))

@@ -9,124 +9,16 @@ import Strata
 enum CommitSuite {
     static let sizes = [100, 1_000, 10_000, 100_000]
 
-    /// How the changes are made, and how many animations each change must start.
-    enum Variant: String, CaseIterable {
-        /// Plain layers, built-in implicit animations (P = 1: opacity).
-        case implicit
-        /// The same with P = 3: opacity, position, backgroundColor.
-        case implicit3 = "implicit-3-properties"
-        /// `setDisableActions(true)`: no lookup result is used, no animation.
-        case disableActions = "disable-actions"
-        /// Layers backing host views, whose delegate returns NSNull outside animation blocks.
-        case hostView = "host-view-nsnull"
-        /// `layer.actions = ["opacity": custom CABasicAnimation]`.
-        case actionsDictionary = "actions-dictionary"
-        /// Every change in its own nested transaction inside the outer one.
-        case nested
-
-        var properties: Int { self == .implicit3 ? 3 : 1 }
-        var animates: Bool { self != .disableActions && self != .hostView }
-    }
+    typealias Variant = CommitVariant
 
     static func cases() -> [BenchmarkCase] {
         var cases: [BenchmarkCase] = []
         for v in Variant.allCases {
             for n in sizes {
-                cases.append(BenchmarkCase(
-                    "commit/\(v.rawValue)/\(n)", items: n * v.properties, item: "change",
-                    unit: n >= 10_000 ? .microseconds : .nanoseconds,
-                    quick: n == 1_000 && [.implicit, .hostView, .actionsDictionary].contains(v),
-                    resets: true,
-                    parameters: ["suite": "commit", "variant": v.rawValue, "properties": "\(v.properties)", "n": "\(n)"],
-                    make: { try workload(v, n: n) }))
+                cases.append(commitCase(v, n: n, engine: "strata",
+                                        quick: n == 1_000 && [.implicit, .hostView, .actionsDictionary].contains(v)))
             }
         }
         return cases
-    }
-
-    static func workload(_ v: Variant, n: Int) throws -> Workload {
-        let root = CALayer()
-        var views: [View] = []
-        var layers: [CALayer] = []
-        CATransaction.begin()
-        CATransaction.setDisableActions(true)
-        for i in 0..<n {
-            let l: CALayer
-            if v == .hostView {
-                let view = View(frame: CGRect(x: 0, y: 0, width: 10, height: 10))
-                views.append(view)
-                l = view.layer
-            } else {
-                l = CALayer()
-            }
-            if v == .actionsDictionary {
-                let a = CABasicAnimation()
-                a.duration = 0.25
-                a.timingFunction = CAMediaTimingFunction(name: .easeOut)
-                l.actions = ["opacity": a]
-            }
-            l.position = CGPoint(x: Double(i % 100), y: 0)
-            root.addSublayer(l)
-            layers.append(l)
-        }
-        CATransaction.commit()
-        let renderer = CARenderer(layer: root)
-        var t = 0.0
-        renderer.renderFrame(atTime: t)
-        var on = false
-        let red = CGColor(red: 1, green: 0, blue: 0, alpha: 1), blue = CGColor(red: 0, green: 0, blue: 1, alpha: 1)
-
-        let run = {
-            on.toggle()
-            let opacity: Float = on ? 0.5 : 1
-            CATransaction.begin()
-            switch v {
-            case .implicit, .hostView, .actionsDictionary:
-                for l in layers { l.opacity = opacity }
-            case .implicit3:
-                let x = on ? 10.0 : 0
-                let c = on ? red : blue
-                for l in layers {
-                    l.opacity = opacity
-                    l.position = CGPoint(x: x, y: x)
-                    l.backgroundColor = c
-                }
-            case .disableActions:
-                CATransaction.setDisableActions(true)
-                for l in layers { l.opacity = opacity }
-            case .nested:
-                for l in layers {
-                    CATransaction.begin()
-                    l.opacity = opacity
-                    CATransaction.commit()
-                }
-            }
-            CATransaction.commit()
-        }
-        let reset = {
-            t += 1000
-            renderer.renderFrame(atTime: t)
-        }
-
-        // Precondition: one run starts exactly the animations the variant implies, and they
-        // end at the model values. Counted from the engine's count after a reset, so
-        // animations of layers outside this fixture (none in the harness) cannot confuse it.
-        reset()
-        let before = StrataEngine.activeAnimationCount
-        run()
-        t += 0.1
-        renderer.renderFrame(atTime: t)
-        let expected = v.animates ? n * v.properties : 0
-        let started = StrataEngine.activeAnimationCount - before
-        try BenchmarkError.check(started == expected,
-                                 "commit/\(v.rawValue)/\(n): \(started) animations running, expected \(expected)")
-        try BenchmarkError.check(layers[n / 2].opacity == 0.5, "commit/\(v.rawValue)/\(n): model opacity not written")
-        if v.animates {
-            let p = layers[n / 2].presentation()?.opacity ?? -1
-            try BenchmarkError.check(p > 0.5 && p < 1, "commit/\(v.rawValue)/\(n): presentation opacity \(p) not between 1 and 0.5 mid-animation")
-        }
-        reset()
-        try BenchmarkError.check(StrataEngine.activeAnimationCount == before, "commit/\(v.rawValue)/\(n): animations left after reset")
-        return Workload(retaining: [root, renderer, layers as AnyObject, views as AnyObject], reset: reset, run: run)
     }
 }

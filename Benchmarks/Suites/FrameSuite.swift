@@ -19,6 +19,12 @@ enum FrameSuite {
                 for n in sizes { specs.append(FrameSpec(width: w, timing: timing, kind: .basic, n: n)) }
             }
         }
+        // One thread against two, side by side, where render() splits a track (65,536+).
+        for w in [FrameSpec.Width.opacity, .position] {
+            for n in [100_000, 1_000_000] {
+                for threads in [1, 2] { specs.append(FrameSpec(width: w, timing: .shared, kind: .basic, n: n, threads: threads)) }
+            }
+        }
         for kind in [FrameSpec.Kind.keyframe, .path, .group] {
             for n in sizes where kind == .keyframe || n <= 100_000 {
                 specs.append(FrameSpec(width: .position, timing: .own, kind: kind, n: n))

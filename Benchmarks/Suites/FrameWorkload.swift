@@ -26,9 +26,15 @@ struct FrameSpec: Hashable {
     var timing: Timing
     var kind: Kind
     var n: Int
+    /// Threads `render()` may use (`StrataEngine.renderThreads`); 0: the engine's default.
+    var threads = 0
 
-    /// `width/timing/kind/N`, the tail of the benchmark name.
-    var tail: String { "\(width.rawValue)/\(timing.rawValue)/\(kind.rawValue)/\(n)" }
+    /// `width/timing/kind/N` (`width/timing/kind/T-threads/N` with a thread count), the tail
+    /// of the benchmark name.
+    var tail: String {
+        let t = threads > 0 ? "\(threads)-thread\(threads == 1 ? "" : "s")/" : ""
+        return "\(width.rawValue)/\(timing.rawValue)/\(kind.rawValue)/\(t)\(n)"
+    }
 
     /// Doubles per animated value.
     var lanes: Int {
@@ -143,8 +149,17 @@ func makeFrameWorkload(_ spec: FrameSpec) throws -> Workload {
     // `period` iterations adds exactly 1/period of the body's work.
     let period = injectedSlowdownPeriod
     var iteration = 0
+    #if !STRATA_REFERENCE
+    let threads = spec.threads
+    #endif
     return Workload(retaining: [root, renderer, layers as AnyObject]) {
         t += step
+        #if !STRATA_REFERENCE
+        // A set thread count for this body only; the next case gets the default back.
+        let defaultThreads = threads > 0 ? StrataEngine.renderThreads : 0
+        if threads > 0 { StrataEngine.renderThreads = threads }
+        defer { if threads > 0 { StrataEngine.renderThreads = defaultThreads } }
+        #endif
         renderer.beginFrame(atTime: t)
         renderer.render()
         renderer.endFrame()
@@ -291,7 +306,7 @@ func frameCase(_ s: FrameSpec, engine: String, quick: Bool, make: @escaping () t
         unit: s.n >= 100_000 || engine != "strata" ? .microseconds : .nanoseconds, quick: quick,
         parameters: ["suite": "frame", "engine": engine, "width": s.width.rawValue, "timing": s.timing.rawValue,
                      "kind": s.kind.rawValue, "n": "\(s.n)", "bytes": "\(s.bytes)",
-                     "floor": floorName(bytes: s.bytes)],
+                     "floor": floorName(bytes: s.bytes)].merging(s.threads > 0 ? ["threads": "\(s.threads)"] : [:]) { a, _ in a },
         make: make)
 }
 

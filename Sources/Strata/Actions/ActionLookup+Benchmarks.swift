@@ -33,23 +33,33 @@ public struct LookupBatch {
     /// `action(forKey:)` answers for it, rather than reading outside the store.
     @inline(never)
     public func run(on layer: CALayer, strategy: ActionLookupStrategy) -> SIMD4<Int> {
-        var tally = SIMD4<Int>()
         guard layer.row >= 0 else {
+            var tally = SIMD4<Int>()
             tally[Outcome.none.rawValue] = keys.count
             return tally
+        }
+        // Three scalar counters, not lanes of a SIMD4 in a loop: a lane update is a store and
+        // a reload of the vector, a store-forwarding stall that would be timed as lookup cost.
+        var counts = (none: 0, builtIn: 0, action: 0)
+        @inline(__always) func count(_ o: ActionOutcome) {
+            switch o {
+            case .none: counts.none &+= 1
+            case .builtIn: counts.builtIn &+= 1
+            case .action: counts.action &+= 1
+            }
         }
         switch strategy {
         case .chain:
             let s = ChainLookup()
-            for k in keys { tally[Self.index(s.lookup(layer, k))] &+= 1 }
+            for k in keys { count(s.lookup(layer, k)) }
         case .interned:
             let s = InternedLookup()
-            for k in keys { tally[Self.index(s.lookup(layer, k))] &+= 1 }
+            for k in keys { count(s.lookup(layer, k)) }
         case .cached:
             let s = CachedLookup()
-            for k in keys { tally[Self.index(s.lookup(layer, k))] &+= 1 }
+            for k in keys { count(s.lookup(layer, k)) }
         }
-        return tally
+        return SIMD4(counts.none, counts.builtIn, counts.action, 0)
     }
 
     /// The tally lane of an engine outcome.

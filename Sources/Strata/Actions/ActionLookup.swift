@@ -40,9 +40,11 @@ func stepOutcome(_ a: CAAction?) -> ActionOutcome? {
 @inline(__always)
 func builtInOutcome(_ layer: CALayer, _ key: PropertyID, flags: UInt16) -> ActionOutcome {
     guard key.isBuiltIn else { return .none }
-    let info = PropertyTable.hot[key.index]
-    if info.shapeOnly && flags & LayerFlags.isShape == 0 { return .none }
-    return info.action == .none ? .none : .builtIn(info.action)
+    // Bit tests on literal masks: no table load, no lazy-global check.
+    let bit = UInt64(1) << UInt64(truncatingIfNeeded: key.raw)
+    if PropertyTable.noActionBits & bit != 0 { return .none }
+    if PropertyTable.shapeOnlyBits & bit != 0 && flags & LayerFlags.isShape == 0 { return .none }
+    return .builtIn(PropertyTable.transitionBits & bit != 0 ? .transition : .basic)
 }
 
 /// Step 3: `style["actions"][key]`, then `style["style"]` recursively (bounded depth, so a
@@ -141,6 +143,15 @@ public enum StrataEngine {
     public static var actionLookupStrategy: ActionLookupStrategy {
         get { EngineContext.current.lookupStrategy }
         set { EngineContext.current.lookupStrategy = newValue }
+    }
+
+    /// Threads this thread's engine may use in `render()` (1 or 2; default 2 on a machine with
+    /// two or more cores). A lane track of at least 131,072 lanes (e.g. 65,536 position
+    /// animations) is split in two halves of its blocks, the upper one evaluated by a worker
+    /// thread of the engine.
+    public static var renderThreads: Int {
+        get { EngineContext.current.renderThreads }
+        set { EngineContext.current.renderThreads = max(1, min(2, newValue)) }
     }
 
     /// Running (added, not yet removed) animations of this thread's engine.

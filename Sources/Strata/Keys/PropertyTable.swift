@@ -159,10 +159,26 @@ enum PropertyTable {
             r[i].laneOffset = offset
             offset += r[i].width
         }
+        // The literals below restate this table for the hot paths; they must agree with it.
+        precondition(r.count == count && r.count <= 64, "PropertyTable.count must be the number of rows")
+        for (i, row) in r.enumerated() {
+            let bit = UInt64(1) << UInt64(i)
+            precondition((shapeOnlyBits & bit != 0) == row.shapeOnly, "PropertyTable.shapeOnlyBits disagrees at \(row.name)")
+            precondition((noActionBits & bit != 0) == (row.action == .none), "PropertyTable.noActionBits disagrees at \(row.name)")
+            precondition((transitionBits & bit != 0) == (row.action == .transition), "PropertyTable.transitionBits disagrees at \(row.name)")
+        }
         return r
     }()
 
-    @usableFromInline static let count = rows.count
+    /// The number of built-in properties. A literal (checked against `rows` when the table is
+    /// built), so hot paths read a constant rather than a lazily initialised global.
+    @usableFromInline static let count = 44
+    /// Bit `id` set: the property exists on CAShapeLayer only. A literal, like `count`.
+    @usableFromInline static let shapeOnlyBits: UInt64 = 0x47f0_0000
+    /// Bit `id` set: the property has no built-in implicit action.
+    @usableFromInline static let noActionBits: UInt64 = 0xff8_0008_0000
+    /// Bit `id` set: the property's built-in action is a transition (contents, filters, ...).
+    @usableFromInline static let transitionBits: UInt64 = 0x7_8800_0000
     /// Total lanes of one layer's snapshot (every lane property).
     static let snapshotLanes = rows.reduce(0) { $0 + $1.width }
     /// The snapshot of a new layer: every default.

@@ -17,6 +17,12 @@ extension EngineContext {
             }
             refreshAtRender.removeAll(keepingCapacity: true)
         }
+        // A track large enough to split: wake the worker now, so its wake-up overlaps the
+        // timing pass rather than the kernel.
+        if renderThreads > 1 && animations.largestTrackLanes >= EngineContext.splitThresholdLanes {
+            let worker = renderWorker ?? { let w = RenderWorker(); renderWorker = w; return w }()
+            worker.prepare()
+        }
         // One cache for the pass: every entry's layer converts `now` through its ancestors,
         // and each ancestor is converted once.
         var localTimes = LocalTimeCache(media: now)
@@ -28,8 +34,20 @@ extension EngineContext {
         for i in 0..<animations.tracks.count {
             let t = animations.tracks[i]
             guard t.count > 0 else { continue }
-            t.evaluate(progress: prog, phase: phase, iteration: iter,
-                       presentation: layers.presentationColumn(t.property), model: layers.modelColumn(t.property))
+            let pres = layers.presentationColumn(t.property), model = layers.modelColumn(t.property)
+            if renderThreads > 1 && t.count &* t.width >= EngineContext.splitThresholdLanes {
+                // Two cores: the worker takes the upper half of the blocks.
+                let blocks = t.fullBlocks, mid = blocks / 2
+                let worker = renderWorker ?? { let w = RenderWorker(); renderWorker = w; return w }()
+                worker.start(t, blocks: mid..<blocks, progress: prog, phase: phase, iteration: iter,
+                             presentation: pres, model: model)
+                t.evaluateBlocks(0..<mid, buffer: t.blockBuffer, progress: prog, phase: phase, iteration: iter,
+                                 presentation: pres, model: model)
+                t.evaluateTail(progress: prog, phase: phase, iteration: iter, presentation: pres, model: model)
+                worker.wait()
+            } else {
+                t.evaluate(progress: prog, phase: phase, iteration: iter, presentation: pres, model: model)
+            }
         }
         for i in 0..<animations.keyframeTracks.count {
             let t = animations.keyframeTracks[i]

@@ -59,6 +59,12 @@ final class AnimationStore {
     @exclusivity(unchecked) private var anonymousKey: Int32 = -1
 
     @exclusivity(unchecked) var tracks: [LaneTrack] = []
+    /// Lanes (slots x width) of the fullest lane track (a scan of the few tracks).
+    var largestTrackLanes: Int {
+        var m = 0
+        for i in 0..<tracks.count where tracks[i].count &* tracks[i].width > m { m = tracks[i].count &* tracks[i].width }
+        return m
+    }
     @exclusivity(unchecked) var keyframeTracks: [KeyframeTrack] = []
     @exclusivity(unchecked) private var keyframeTrackIndex: [Int: Int32] = [:]
     /// Side data of derived and custom records.

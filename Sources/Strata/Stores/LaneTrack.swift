@@ -22,8 +22,9 @@ final class LaneTrack {
     @exclusivity(unchecked) var from: Column<Double>
     @exclusivity(unchecked) var delta: Column<Double>
     @exclusivity(unchecked) var scratch: Column<Double>
-    /// One block of results (64-byte aligned), allocated once.
+    /// One block of results (64-byte aligned), allocated once; the render worker's own.
     let blockBuffer = UnsafeMutableRawPointer.allocate(byteCount: 64, alignment: 64)
+    let workerBuffer = UnsafeMutableRawPointer.allocate(byteCount: 64, alignment: 64)
 
     init(property: PropertyID, offset: Int, width: Int) {
         self.property = property
@@ -45,6 +46,7 @@ final class LaneTrack {
         layer.free(); timing.free(); record.free(); compose.free()
         from.free(); delta.free(); scratch.free()
         blockBuffer.deallocate()
+        workerBuffer.deallocate()
     }
 
     var bytesPerAnimation: Int { 4 + 4 + 4 + 1 + 3 * 8 * width }
@@ -117,23 +119,66 @@ final class LaneTrack {
     func evaluate(progress prog: UnsafeMutablePointer<Double>, phase: UnsafeMutablePointer<UInt8>,
                   iteration: UnsafeMutablePointer<Double>,
                   presentation pres: UnsafeMutablePointer<Double>, model: UnsafeMutablePointer<Double>) {
+        let fullBlocks = count >> 3
+        evaluateBlocks(0..<fullBlocks, buffer: blockBuffer, progress: prog, phase: phase, iteration: iteration,
+                       presentation: pres, model: model)
+        evaluateTail(progress: prog, phase: phase, iteration: iteration, presentation: pres, model: model)
+    }
+
+    /// Whole blocks of 8 slots.
+    var fullBlocks: Int { count >> 3 }
+
+    /// The slots after the last whole block.
+    func evaluateTail(progress prog: UnsafeMutablePointer<Double>, phase: UnsafeMutablePointer<UInt8>,
+                      iteration: UnsafeMutablePointer<Double>,
+                      presentation pres: UnsafeMutablePointer<Double>, model: UnsafeMutablePointer<Double>) {
+        let fullBlocks = count >> 3
+        let tail = count - (fullBlocks << 3)
+        if tail > 0 { evaluateLanes(fullBlocks << 3, tail, prog, phase, iteration, pres, model) }
+    }
+
+    /// The blocks `range` (whole blocks of 8 slots). Two ranges may run on two threads at
+    /// once, each with its own `buffer` (64 bytes, 64-aligned): a track's uncomposed slots
+    /// write distinct presentation rows, composed ones their own scratch lanes.
+    func evaluateBlocks(_ range: Range<Int>, buffer: UnsafeMutableRawPointer,
+                        progress prog: UnsafeMutablePointer<Double>, phase: UnsafeMutablePointer<UInt8>,
+                        iteration: UnsafeMutablePointer<Double>,
+                        presentation pres: UnsafeMutablePointer<Double>, model: UnsafeMutablePointer<Double>) {
         let w = width, pw = propertyWidth, off = offset
         let lay = layer.base, tim = timing.base, comp = compose.base
         let fromBase = from.base, deltaBase = delta.base
-        let fullBlocks = count >> 3
         // The block's values go through an aligned buffer so the arithmetic stays in vector
         // registers (8 lanes: two AVX2 fused multiply-adds) and only the scatter is scalar.
-        let buffer = blockBuffer
         let lanes = buffer.assumingMemoryBound(to: Double.self)
-        var b = 0
-        while b < fullBlocks {
+        let laneIndex = SIMD8<Int32>(0, 1, 2, 3, 4, 5, 6, 7)
+        var b = range.lowerBound
+        let end = range.upperBound
+        while b < end {
             let s0 = b &<< 3
-            let p = SIMD8<Double>(prog[Int(tim[s0])], prog[Int(tim[s0 &+ 1])], prog[Int(tim[s0 &+ 2])],
-                                  prog[Int(tim[s0 &+ 3])], prog[Int(tim[s0 &+ 4])], prog[Int(tim[s0 &+ 5])],
-                                  prog[Int(tim[s0 &+ 6])], prog[Int(tim[s0 &+ 7])])
+            // A transaction's animations share one timing entry: one load, not a gather.
+            let entries = UnsafeRawPointer(tim + s0).loadUnaligned(as: SIMD8<Int32>.self)
+            let e0 = entries[0]
+            let p: SIMD8<Double>
+            if entries == SIMD8<Int32>(repeating: e0) {
+                p = SIMD8<Double>(repeating: prog[Int(e0)])
+            } else {
+                p = SIMD8<Double>(prog[Int(entries[0])], prog[Int(entries[1])], prog[Int(entries[2])],
+                                  prog[Int(entries[3])], prog[Int(entries[4])], prog[Int(entries[5])],
+                                  prog[Int(entries[6])], prog[Int(entries[7])])
+            }
             let composeBits = UnsafeRawPointer(comp + s0).loadUnaligned(as: UInt64.self)
             if composeBits == 0 && all(p .== p) {
                 let rows = UnsafeRawPointer(lay + s0).loadUnaligned(as: SIMD8<Int32>.self)
+                let r0 = rows[0]
+                if w == 1 && pw == 1 && rows == SIMD8<Int32>(repeating: r0) &+ laneIndex {
+                    // Eight consecutive layers of a one-lane property: one contiguous store.
+                    let li = b &<< 3
+                    let f = UnsafeRawPointer(fromBase + li).load(as: SIMD8<Double>.self)
+                    let d = UnsafeRawPointer(deltaBase + li).load(as: SIMD8<Double>.self)
+                    UnsafeMutableRawPointer(pres + (Int(r0) &+ off)).storeBytes(of: f.addingProduct(d, p), as: SIMD8<Double>.self)
+                    b &+= 1
+                    continue
+                }
                 let base = SIMD8<Int>(truncatingIfNeeded: rows) &* pw &+ off
                 for c in 0..<w {
                     let li = (b &* w &+ c) &<< 3
@@ -147,8 +192,6 @@ final class LaneTrack {
             }
             b &+= 1
         }
-        let tail = count - (fullBlocks << 3)
-        if tail > 0 { evaluateLanes(fullBlocks << 3, tail, prog, phase, iteration, pres, model) }
     }
 
     @inline(never)

@@ -1,0 +1,1 @@
+../Suites/CommitWorkload.swift

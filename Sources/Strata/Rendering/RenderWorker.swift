@@ -1,0 +1,102 @@
+import Foundation
+import Synchronization
+
+/// A second core for `render()`: a worker thread of the engine, started on first use, that
+/// evaluates the upper half of a large lane track's blocks while the rendering thread does
+/// the lower half.
+///
+/// Hand-off: the job is a handful of plain fields published by a sequence number (release /
+/// acquire atomics), so a split frame allocates nothing and takes no lock. Waking a sleeping
+/// thread costs tens to hundreds of microseconds on a VM, as much as the work at 1e5
+/// animations, so the worker spins for a while after each job (and `prepare()` wakes it at
+/// the start of `render()`, overlapping the wake-up with the timing pass) before it sleeps on
+/// a semaphore.
+final class RenderWorker {
+    private let job = Atomic<Int>(0)
+    private let finished = Atomic<Int>(0)
+    private let sleeping = Atomic<Bool>(false)
+    private let wake = DispatchSemaphore(value: 0)
+    /// Spins of the idle worker before it sleeps (about a millisecond).
+    private static let idleSpins = 200_000
+
+    @exclusivity(unchecked) private var track: LaneTrack?
+    @exclusivity(unchecked) private var blocks: Range<Int> = 0..<0
+    @exclusivity(unchecked) private var prog: UnsafeMutablePointer<Double>?
+    @exclusivity(unchecked) private var phase: UnsafeMutablePointer<UInt8>?
+    @exclusivity(unchecked) private var iteration: UnsafeMutablePointer<Double>?
+    @exclusivity(unchecked) private var pres: UnsafeMutablePointer<Double>?
+    @exclusivity(unchecked) private var model: UnsafeMutablePointer<Double>?
+    @exclusivity(unchecked) private var quit = false
+    @exclusivity(unchecked) private var posted = 0
+
+    init() {
+        // The thread holds the worker until `stop()`.
+        let thread = Thread { [self] in loop() }
+        thread.name = "strata-render-worker"
+        thread.start()
+    }
+
+    private func loop() {
+        var seen = 0
+        while true {
+            var spins = 0
+            while job.load(ordering: .acquiring) == seen {
+                spins += 1
+                if spins < Self.idleSpins { continue }
+                // Sleep; a poster that sees `sleeping` signals (a spare signal only costs a
+                // spurious wake-up, which re-checks `job`).
+                sleeping.store(true, ordering: .sequentiallyConsistent)
+                if job.load(ordering: .sequentiallyConsistent) == seen { wake.wait() }
+                sleeping.store(false, ordering: .sequentiallyConsistent)
+                spins = 0
+            }
+            seen = job.load(ordering: .acquiring)
+            if seen < 0 { return }
+            if let track {
+                track.evaluateBlocks(blocks, buffer: track.workerBuffer, progress: prog!, phase: phase!,
+                                     iteration: iteration!, presentation: pres!, model: model!)
+            }
+            finished.store(seen, ordering: .releasing)
+        }
+    }
+
+    private func post() {
+        posted += 1
+        job.store(posted, ordering: .sequentiallyConsistent)
+        if sleeping.load(ordering: .sequentiallyConsistent) { wake.signal() }
+    }
+
+    /// Wakes a sleeping worker ahead of a split (no job: it wakes, finds none and spins), so
+    /// it is spinning by the time the job is posted.
+    func prepare() {
+        if sleeping.load(ordering: .sequentiallyConsistent) { wake.signal() }
+    }
+
+    /// Starts `blocks` of `track` on the worker; `wait()` before touching them again.
+    func start(_ track: LaneTrack, blocks: Range<Int>, progress: UnsafeMutablePointer<Double>,
+               phase: UnsafeMutablePointer<UInt8>, iteration: UnsafeMutablePointer<Double>,
+               presentation: UnsafeMutablePointer<Double>, model: UnsafeMutablePointer<Double>) {
+        wait()   // the previous job is done: the fields are ours again
+        self.track = track
+        self.blocks = blocks
+        self.prog = progress
+        self.phase = phase
+        self.iteration = iteration
+        self.pres = presentation
+        self.model = model
+        post()
+    }
+
+    /// Waits for the job posted last (spinning: the worker is busy on the other core).
+    func wait() {
+        while finished.load(ordering: .acquiring) != posted {}
+        track = nil
+    }
+
+    /// Ends the thread (the engine is going away).
+    func stop() {
+        wait()
+        job.store(-1, ordering: .sequentiallyConsistent)
+        wake.signal()
+    }
+}

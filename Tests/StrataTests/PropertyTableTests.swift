@@ -1,0 +1,41 @@
+import XCTest
+@testable import Strata
+
+/// The literal constants the lookup's hot path reads instead of the table (no lazy global on
+/// that path) must say what the table says, row by row.
+final class PropertyTableTests: XCTestCase {
+    func test_literalMasksAgreeWithTheTable() {
+        let rows = PropertyTable.rows
+        XCTAssertEqual(PropertyTable.count, rows.count)
+        for (i, row) in rows.enumerated() {
+            let bit = UInt64(1) << UInt64(i)
+            XCTAssertEqual(PropertyTable.shapeOnlyBits & bit != 0, row.shapeOnly, row.name)
+            XCTAssertEqual(PropertyTable.noActionBits & bit != 0, row.action == .none, row.name)
+            XCTAssertEqual(PropertyTable.transitionBits & bit != 0, row.action == .transition, row.name)
+        }
+        // Spot checks against SEMANTICS.md's table.
+        XCTAssertNotEqual(PropertyTable.transitionBits & (1 << UInt64(KeyInterner.id("contents").raw)), 0)
+        XCTAssertNotEqual(PropertyTable.noActionBits & (1 << UInt64(KeyInterner.id("doubleSided").raw)), 0)
+        XCTAssertNotEqual(PropertyTable.shapeOnlyBits & (1 << UInt64(KeyInterner.id("strokeEnd").raw)), 0)
+        XCTAssertEqual(PropertyTable.noActionBits & (1 << UInt64(KeyInterner.id("opacity").raw)), 0)
+    }
+
+    func test_builtInOutcomesFollowTheMasks() {
+        let plain = CALayer()
+        let shape = CAShapeLayer()
+        func kind(_ layer: CALayer, _ key: String) -> String {
+            switch InternedLookup().lookup(layer, KeyInterner.id(key)) {
+            case .none: return "none"
+            case .builtIn(let a): return "\(a)"
+            case .action: return "action"
+            }
+        }
+        XCTAssertEqual(kind(plain, "opacity"), "basic")
+        XCTAssertEqual(kind(plain, "contents"), "transition")
+        XCTAssertEqual(kind(plain, "doubleSided"), "none")
+        XCTAssertEqual(kind(plain, "strokeEnd"), "none", "shape-only property on a plain layer")
+        XCTAssertEqual(kind(shape, "strokeEnd"), "basic")
+        XCTAssertEqual(kind(plain, "myCustomKey"), "none")
+        XCTAssertEqual(kind(plain, "beginTime"), "none")
+    }
+}

@@ -1,0 +1,74 @@
+#!/usr/bin/env python3
+# Issue 8's goals table from one strata-bench report (every figure from that one run):
+#   python3 scripts/lib/goals-table.py reports/baseline.json
+import json, sys
+
+report = json.load(open(sys.argv[1]))["strata"]
+bench = {b["name"]: b for b in report["benchmarks"]}
+scenes = {s["name"]: s for s in report.get("scenes", [])}
+
+def ns(name):
+    b = bench.get(name)
+    return b["median_ns_per_item"] if b and b.get("median_ns_per_item") else None
+
+def floor_ratio(name):
+    b = bench.get(name)
+    if not b: return None
+    f = bench.get(b["parameters"].get("floor", ""))
+    if not f: return None
+    # The floor's items are bytes; the workload's `bytes` parameter is its total per frame.
+    per_anim_floor = f["median_ns_per_item"] * int(b["parameters"]["bytes"]) / int(b["parameters"]["n"])
+    return b["median_ns_per_item"] / per_anim_floor
+
+rows = []
+def row(path, goal, measured, ratio, met):
+    rows.append((path, goal, measured, ratio, "yes" if met else "no" if met is not None else "not measured"))
+
+def f2(x): return "–" if x is None else (f"{x:,.2f}" if x < 100 else f"{x:,.0f}")
+
+for w in ["opacity", "position", "colour"]:
+    n6, n4 = ns(f"frame/{w}/shared/basic/1000000"), ns(f"frame/{w}/shared/basic/10000")
+    fr = floor_ratio(f"frame/{w}/shared/basic/1000000")
+    row(f"frame, {w}, shared timing, 1e6", "≤ 1.5x floor, ~1.5 ns", f"{f2(n6)} ns", f"{f2(fr)}x floor",
+        None if fr is None else fr <= 1.5)
+    row(f"frame, {w}, shared timing, 1e4", "< 0.6 ns", f"{f2(n4)} ns", f"{f2(n4 / 0.6 if n4 else None)}x goal",
+        None if n4 is None else n4 < 0.6)
+for w in ["opacity", "position"]:
+    x = ns(f"frame/{w}/own/basic/100000")
+    row(f"frame, {w}, own begin time and curve, 1e5", "< 2.5 ns", f"{f2(x)} ns", f"{f2(x / 2.5 if x else None)}x goal", None if x is None else x < 2.5)
+x4, x6 = ns("frame/transform/shared/basic/10000"), ns("frame/transform/shared/basic/1000000")
+row("frame, transform, in cache (1e4)", "< 3 ns", f"{f2(x4)} ns", f"{f2(x4 / 3 if x4 else None)}x goal", None if x4 is None else x4 < 3)
+row("frame, transform, 1e6", "< 6 ns", f"{f2(x6)} ns", f"{f2(x6 / 6 if x6 else None)}x goal", None if x6 is None else x6 < 6)
+for k in ["keyframe", "path"]:
+    x = ns(f"frame/position/own/{k}/100000")
+    row(f"frame, {k}, 1e5", "< 5 ns", f"{f2(x)} ns", f"{f2(x / 5 if x else None)}x goal", None if x is None else x < 5)
+for w in ["opacity", "position", "transform"]:
+    s, r = ns(f"frame/{w}/shared/basic/100000"), ns(f"frame/reference/{w}/shared/basic/100000")
+    sp = r / s if s and r else None
+    row(f"frame vs reference, {w}, 1e5", "≥ 50x faster", f"{f2(s)} vs {f2(r)} ns", f"{f2(sp)}x faster", None if sp is None else sp >= 50)
+c = ns("commit/implicit/10000")
+row("one implicit change in a transaction (1e4 layers)", "< 10 ns, ≥ 20x reference", f"{f2(c)} ns", f"{f2(c / 10 if c else None)}x goal (no reference commit benchmark)", None if c is None else c < 10)
+for o in ["built-in", "miss", "mix-plain-layer"]:
+    ch = ns(f"lookup/{o}/chain")
+    for strat in ["interned", "cached"]:
+        x = ns(f"lookup/{o}/{strat}")
+        ratio = ch / x if ch and x else None
+        row(f"lookup, {o}, {strat}", "< 1 ns, ≥ 30x chain", f"{f2(x)} ns", f"{f2(ratio)}x faster than chain",
+            None if x is None else (x < 1 and ratio >= 30))
+for w in ["opacity", "position"]:
+    for n in [1000000]:
+        a, b = ns(f"frame/{w}/shared/basic/1-thread/{n}"), ns(f"frame/{w}/shared/basic/2-threads/{n}")
+        sp = a / b if a and b else None
+        row(f"2 cores, {w}, 1e6", "≥ 1.8x", f"{f2(a)} -> {f2(b)} ns", f"{f2(sp)}x", None if sp is None else sp >= 1.8)
+st = scenes.get("stress-100k")
+if st:
+    p99 = st.get("p99")
+    row("scene stress-100k (10,000 changes, 100 subtree moves per frame)", "p99 ≤ 8.33 ms",
+        f"p99 {f2(p99)} ms (render part p99 {f2(st.get('render_p99'))} ms)", f"{f2(p99 / 8.33 if p99 else None)}x budget",
+        None if p99 is None else p99 <= 8.33)
+row("memory: bytes per animation / layer, no growth over 100,000 frames", "reported, flat", "not reported", "", None)
+
+print("| path | goal | measured | ratio | met |")
+print("|---|---|---:|---:|---|")
+for r in rows:
+    print("| " + " | ".join(r) + " |")
