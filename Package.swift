@@ -20,13 +20,15 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift.git", from: "0.2.0"),
+        .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
     ],
     targets: [
         // Core Graphics' value types, shared by both engines (re-exported by each).
         .target(name: "StrataGeometry", swiftSettings: release),
         .target(
             name: "Strata",
-            dependencies: ["StrataGeometry", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["StrataGeometry", .product(name: "Logging", package: "swift-log"),
+                           .product(name: "HeapModule", package: "swift-collections")],
             swiftSettings: release
         ),
         // The same semantics written the classic way: the correctness oracle and baseline.

@@ -50,6 +50,36 @@ final class StoreReuseTests: XCTestCase {
     }
 }
 
+/// Freed layer rows are reused lowest first, so a new batch of layers gets ascending,
+/// consecutive rows whatever order the earlier ones were released in.
+final class LayerRowReuseTests: XCTestCase {
+    func test_aNewBatchReusesFreedRowsInAscendingOrder() {
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            defer { done.signal() }
+            var first: [CALayer]? = (0..<64).map { _ in CALayer() }
+            let rows = first!.map(\.row)
+            XCTAssertEqual(rows, Array(rows[0]..<rows[0] + 64), "a fresh engine hands out consecutive rows")
+            // Released in array order (what a stack would hand back in reverse), then a
+            // second batch in shuffled order.
+            first = nil
+            var g = SystemRandomNumberGenerator()
+            var second: [CALayer]? = (0..<64).map { _ in CALayer() }
+            XCTAssertEqual(second!.map(\.row), rows, "the batch after a release reuses the same rows, ascending")
+            var order = Array(0..<64); order.shuffle(using: &g)
+            for i in order { second![i] = CALayer() }   // each replacement frees one row, then takes the lowest
+            second = nil
+            let third = (0..<64).map { _ in CALayer() }
+            XCTAssertEqual(third.map(\.row), rows)
+            // One more than were freed: the next row comes after the high-water mark.
+            let extra = CALayer()
+            XCTAssertEqual(extra.row, rows[63] + 1)
+        }
+        thread.start()
+        done.wait()
+    }
+}
+
 /// Deep trees: releasing the root of a long chain frees every layer without recursing once
 /// per level (which overflowed the stack).
 final class DeepTreeTests: XCTestCase {

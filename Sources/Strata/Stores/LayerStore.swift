@@ -1,3 +1,5 @@
+import HeapModule
+
 /// Per-layer flag bits in `LayerStore.flags`.
 enum LayerFlags {
     static let alive: UInt16 = 1 << 0
@@ -21,7 +23,11 @@ enum LayerFlags {
 final class LayerStore {
     @exclusivity(unchecked) private(set) var capacity: Int
     @exclusivity(unchecked) private(set) var highWater = 0
-    @exclusivity(unchecked) private var freeRows: [Int32] = []
+    /// Freed rows, lowest first: a batch of new layers reuses ascending rows, so a
+    /// transaction's animations of them land in runs of consecutive rows (the lane kernel's
+    /// contiguous-store path) whatever order the earlier layers were released in. A stack
+    /// handed them back in reverse release order: descending rows, every block scattered.
+    @exclusivity(unchecked) private var freeRows = Heap<Int32>()
 
     @exclusivity(unchecked) var parent: Column<Int32>
     @exclusivity(unchecked) var firstChild: Column<Int32>
@@ -80,7 +86,7 @@ final class LayerStore {
     /// A fresh row with every property at its default.
     func allocate(flags f: UInt16) -> Int32 {
         let row: Int32
-        if let r = freeRows.popLast() {
+        if let r = freeRows.popMin() {
             row = r
         } else {
             precondition(highWater < Int(Int32.max), "LayerStore is out of capacity: at most \(Int32.max) layers per thread")
@@ -109,7 +115,7 @@ final class LayerStore {
         if hasOwnTiming(row) { timedLayers -= 1 }
         flags[i] = 0
         handle[i] = nil
-        freeRows.append(row)
+        freeRows.insert(row)
     }
 
     private func grow(to n: Int) {
