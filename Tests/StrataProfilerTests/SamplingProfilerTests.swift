@@ -117,8 +117,10 @@ final class SamplingProfilerTests: XCTestCase {
         let inner = try XCTUnwrap(stacks.frames.first { $0.name.contains("SamplingProfilerTests.inner(") })
         XCTAssertTrue(inner.name.contains("(Swift.UInt64) -> Swift.UInt64"), inner.name)
         XCTAssertFalse(stacks.frames.contains { $0.name.hasPrefix("$s") }, "mangled names left")
-        let top = try XCTUnwrap(stacks.topFrames(3).first)
-        XCTAssertTrue(top.frame.name.contains("inner") || top.frame.name.contains("csampler_thread_cpu_ns")
-                      || top.frame.name.contains("clock_gettime"), "\(stacks.topFrames(3).map(\.frame.name))")
+        // The leaf varies (a debug build leaves the loop's `IndexingIterator.next()` and the
+        // clock calls as frames of their own), but nearly every sample is inside `inner`.
+        let shares = stacks.topFrames(stacks.frames.count)
+        let innerShare = try XCTUnwrap(shares.first { $0.frame.name.contains("SamplingProfilerTests.inner(") })
+        XCTAssertGreaterThan(innerShare.inclusivePercent, 90, "\(stacks.topFrames(3).map(\.frame.name))")
     }
 }
