@@ -49,7 +49,7 @@ struct AnimationRecord {
 /// property and lane range), object animations, and the layer-properties whose animations
 /// must be composed in order.
 final class AnimationStore {
-    @exclusivity(unchecked) var records: [AnimationRecord] = []
+    @exclusivity(unchecked) var records = RowTable(empty: AnimationRecord())
     /// The animation object of a record: the copy added by `add(_:forKey:)`, or nil for a
     /// built-in implicit animation until the API asks for it.
     @exclusivity(unchecked) var objects: [CAAnimation?] = []
@@ -82,6 +82,8 @@ final class AnimationStore {
     @exclusivity(unchecked) var composed: [Int64] = []
 
     init() {}
+
+    deinit { records.free() }
 
     var liveCount: Int { records.count - freeRecords.count }
 
@@ -131,9 +133,9 @@ final class AnimationStore {
             if let object { objects[Int(id)] = object }
             return id
         }
-        records.append(r)
+        let id = records.append(r)
         objects.append(object)
-        return Int32(records.count - 1)
+        return Int32(id)
     }
 
     func freeRecord(_ id: Int32) {

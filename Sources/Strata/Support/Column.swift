@@ -48,3 +48,33 @@ func grownCapacity(_ current: Int, needed: Int) -> Int {
     while c < needed { c *= 2 }
     return (c + 7) & ~7
 }
+
+/// A growable table of trivially-copyable rows addressed in place: `table[i].field = x`
+/// writes one field through `unsafeMutableAddress`, with no copy-on-write uniqueness check,
+/// no retain and no bounds check (indices come from the store's own free list). The store
+/// that owns it frees it in `deinit`.
+struct RowTable<Element> {
+    var rows: Column<Element>
+    private(set) var count = 0
+    let empty: Element
+
+    init(empty: Element) {
+        self.empty = empty
+        rows = Column(capacity: 64, fill: empty)
+    }
+
+    subscript(i: Int) -> Element {
+        @inline(__always) unsafeAddress { UnsafePointer(rows.base + i) }
+        @inline(__always) nonmutating unsafeMutableAddress { rows.base + i }
+    }
+
+    /// Appends `row`; returns its index.
+    mutating func append(_ row: Element) -> Int {
+        if count == rows.capacity { rows.grow(to: grownCapacity(rows.capacity, needed: count + 1), fill: empty) }
+        rows.base[count] = row
+        count += 1
+        return count - 1
+    }
+
+    func free() { rows.free() }
+}
