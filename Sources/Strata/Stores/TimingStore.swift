@@ -69,6 +69,10 @@ final class TimingStore {
     @exclusivity(unchecked) var curveAY: Column<Double>
     @exclusivity(unchecked) var curveBY: Column<Double>
     @exclusivity(unchecked) var curveCY: Column<Double>
+    /// The flat pass's list of whole blocks to ease together (one per 8 entries of capacity).
+    @exclusivity(unchecked) private var vectorBlocks: Column<Int32>
+    /// The time of the flat pass under way (its slow lanes recompute their x from it).
+    @exclusivity(unchecked) private var lastNow = 0.0
     /// Completion groups the entry belongs to (empty for most entries: no allocation).
     @exclusivity(unchecked) var groups: [[CompletionGroup]] = []
     @exclusivity(unchecked) private var freeList: [Int32] = []
@@ -100,6 +104,7 @@ final class TimingStore {
         firstRecord = Column(capacity: c, fill: -1)
         delegateCount = Column(capacity: c, fill: 0)
         vectorKind = Column(capacity: c, fill: 0)
+        vectorBlocks = Column(capacity: c / 8 + 1, fill: 0)
         durationColumn = Column(capacity: c, fill: 1)
         speedColumn = Column(capacity: c, fill: 1)
         curveAX = Column(capacity: c, fill: 0); curveBX = Column(capacity: c, fill: 0); curveCX = Column(capacity: c, fill: 0)
@@ -111,7 +116,7 @@ final class TimingStore {
     deinit {
         begin.free(); progress.free(); iteration.free(); childTime.free(); depth.free(); phase.free(); alive.free(); committed.free()
         started.free(); completed.free(); refCount.free(); firstRecord.free(); delegateCount.free()
-        vectorKind.free(); durationColumn.free(); speedColumn.free()
+        vectorKind.free(); vectorBlocks.free(); durationColumn.free(); speedColumn.free()
         curveAX.free(); curveBX.free(); curveCX.free(); curveAY.free(); curveBY.free(); curveCY.free()
     }
 
@@ -137,7 +142,7 @@ final class TimingStore {
         committed.grow(to: c, fill: false); started.grow(to: c, fill: false)
         completed.grow(to: c, fill: false); refCount.grow(to: c, fill: 0)
         firstRecord.grow(to: c, fill: -1); delegateCount.grow(to: c, fill: 0)
-        vectorKind.grow(to: c, fill: 0); durationColumn.grow(to: c, fill: 1); speedColumn.grow(to: c, fill: 1)
+        vectorKind.grow(to: c, fill: 0); vectorBlocks.grow(to: c / 8 + 1, fill: 0); durationColumn.grow(to: c, fill: 1); speedColumn.grow(to: c, fill: 1)
         curveAX.grow(to: c, fill: 0); curveBX.grow(to: c, fill: 0); curveCX.grow(to: c, fill: 0)
         curveAY.grow(to: c, fill: 0); curveBY.grow(to: c, fill: 0); curveCY.grow(to: c, fill: 0)
         capacity = c
@@ -263,81 +268,213 @@ final class TimingStore {
     /// The flat pass (no groups, no layer time spaces) in blocks of 8 entries. The lanes that
     /// are simple (`vectorKind`), already started and inside their active duration are timed
     /// and eased together: x = (now - begin) * speed / duration, then Newton's method on the
-    /// curve's x polynomial, a fixed 4 steps for all 8 lanes at once (the scalar solve's
-    /// update, from the same start t = x); a lane whose error is not below the scalar
-    /// solve's 1e-12 after them is solved by `UnitBezier.solve`. Every other live lane takes
+    /// curve's x polynomial, a fixed 4 steps for all lanes at once (the scalar solve's update,
+    /// from the same start t = x); a lane whose error is not below the scalar solve's 1e-12
+    /// after them is solved by `UnitBezier.solve`. Every other live lane takes
     /// `evaluateEntry`, so the results are the scalar pass's (to the solver's tolerance).
+    ///
+    /// Two passes. The first times every block and lists the blocks whose 8 lanes are all
+    /// simple, running and inside (x parked in `progress`); mixed blocks are finished there,
+    /// lane by lane. The second eases the listed blocks two at a time: Newton's four steps are
+    /// one dependent chain of about 160 cycles (a division each), so a loop body that held one
+    /// block and all its bookkeeping ran one chain at a time; two blocks per short body keep
+    /// four chains of 4 lanes in flight.
     private func evaluateFlat(now: Double) {
+        lastNow = now
         let n = highWater
         let nowV = SIMD8<Double>(repeating: now)
+        let listed = vectorBlocks.base
+        var count = 0
         var b = 0
+        // A block's flags as 8 packed bytes (Bool columns hold 0 or 1; vectorKind 0, 1 or 2):
+        // word arithmetic on them is a handful of instructions, where SIMD8<UInt8> masks were
+        // lowered lane by lane here.
+        let ones: UInt64 = 0x0101_0101_0101_0101
         while b < n {
-            let live = load8(alive.base, b) & load8(committed.base, b)
-            var lanesLeft = n - b
-            if lanesLeft > 8 { lanesLeft = 8 }
-            if live == SIMD8<UInt8>(repeating: 0) { b += 8; continue }
-            let kind = load8(vectorKind.base, b)
-            let simple = SIMD8<UInt8>(repeating: 1).replacing(with: 0, where: kind .== 0)
-            let candidate = live & load8(started.base, b) & simple
-            // Fewer than two lanes to ease together: the scalar path is cheaper.
-            let candidates = Int(candidate.wrappedSum())   // lanes are 0 or 1
-            guard candidates >= 2 else {
-                for j in 0..<lanesLeft where live[j] != 0 { evaluateEntry(b + j, parentTime: now) }
-                b += 8
-                continue
-            }
-            let d = load8(durationColumn.base, b)
-            let a = (nowV - load8(begin.base, b)) * load8(speedColumn.base, b)
-            let x = a / d
-            // Inside the active duration (NaN compares false: scalar path).
-            let inside = (a .>= 0) .& (a .< d)
-            let ax = load8(curveAX.base, b), bx = load8(curveBX.base, b), cx = load8(curveCX.base, b)
-            let ax3 = 3 * ax, bx2 = 2 * bx
-            var t = x
-            for _ in 0..<4 {
-                let err = ((ax * t + bx) * t + cx) * t - x
-                let slope = (ax3 * t + bx2) * t + cx
-                t = t - err / slope
-            }
-            let err = ((ax * t + bx) * t + cx) * t - x
-            let converged = (err .< 1e-12) .& (err .> -1e-12)
-            let linear = SIMD8<Double>(kind) .== 2
-            var y = ((load8(curveAY.base, b) * t + load8(curveBY.base, b)) * t + load8(curveCY.base, b)) * t
-            // The ends map exactly (as `UnitBezier.solve`); linear entries are not eased.
-            y.replace(with: 0, where: x .<= 0)
-            y.replace(with: 1, where: x .>= 1)
-            y.replace(with: x, where: linear)
-            let fast = inside .& (converged .| linear .| (x .<= 0) .| (x .>= 1))
-            if lanesLeft == 8 && candidate == SIMD8<UInt8>(repeating: 1) && all(fast) {
-                // The whole block is simple, running and solved: vector stores.
-                let p = UnsafeMutableRawPointer(progress.base + b), c = UnsafeMutableRawPointer(childTime.base + b)
-                p.storeBytes(of: y, as: SIMD8<Double>.self)
-                c.storeBytes(of: y * d, as: SIMD8<Double>.self)
-                UnsafeMutableRawPointer(iteration.base + b).storeBytes(of: SIMD8<Double>(), as: SIMD8<Double>.self)
-                UnsafeMutableRawPointer(phase.base + b)
-                    .storeBytes(of: SIMD8<UInt8>(repeating: TimingPhase.active.rawValue), as: SIMD8<UInt8>.self)
-                b += 8
-                continue
-            }
-            for j in 0..<lanesLeft where live[j] != 0 {
-                let i = b + j
-                if candidate[j] != 0 && fast[j] {
-                    phase[i] = TimingPhase.active.rawValue
-                    progress[i] = y[j]
-                    iteration[i] = 0
-                    childTime[i] = y[j] * d[j]
-                } else if candidate[j] != 0 && inside[j] {
-                    // Not converged in 6 steps: the scalar solve (Newton, then bisection).
-                    let eased = curves[Int(params[i].curve)].solve(x[j])
-                    phase[i] = TimingPhase.active.rawValue
-                    progress[i] = eased
-                    iteration[i] = 0
-                    childTime[i] = eased * d[j]
-                } else {
-                    evaluateEntry(i, parentTime: now)
+            let live = bytes8(alive.base, b) & bytes8(committed.base, b)
+            if live == 0 { b += 8; continue }
+            let kind = UnsafeRawPointer(vectorKind.base + b).loadUnaligned(as: UInt64.self)
+            let candidate = live & bytes8(started.base, b) & ((kind | kind >> 1) & ones)
+            if candidate == ones && n - b >= 8 {
+                let d = load8(durationColumn.base, b)
+                let a = (nowV - load8(begin.base, b)) * load8(speedColumn.base, b)
+                // Inside the active duration (NaN compares false). Mask words, not `.&`: the
+                // mask operators were lowered lane by lane here.
+                if (a .>= 0)._storage & (a .< d)._storage == SIMD8<Int64>(repeating: -1) {
+                    // The common block: x parked in `progress`, eased in the second pass.
+                    UnsafeMutableRawPointer(progress.base + b).storeBytes(of: a / d, as: SIMD8<Double>.self)
+                    listed[count] = Int32(truncatingIfNeeded: b)
+                    count &+= 1
+                    b += 8
+                    continue
                 }
             }
+            evaluateMixedBlock(b, lanes: min(8, n - b), live: live, candidate: candidate, now: now)
             b += 8
+        }
+        easeListed(count)
+    }
+
+    /// A block of the flat pass that is not all simple, started and inside: its candidate
+    /// lanes eased together when there are at least two, every other live lane by
+    /// `evaluateEntry`.
+    @inline(never)
+    private func evaluateMixedBlock(_ b: Int, lanes: Int, live: UInt64, candidate: UInt64, now: Double) {
+        @inline(__always) func lane(_ word: UInt64, _ j: Int) -> Bool { (word >> UInt64(8 * j)) & 1 != 0 }
+        // Fewer than two lanes to ease together: the scalar path is cheaper.
+        guard candidate.nonzeroBitCount >= 2 else {
+            for j in 0..<lanes where lane(live, j) { evaluateEntry(b + j, parentTime: now) }
+            return
+        }
+        let kind = load8(vectorKind.base, b)
+        let d = load8(durationColumn.base, b)
+        let a = (SIMD8<Double>(repeating: now) - load8(begin.base, b)) * load8(speedColumn.base, b)
+        let x = a / d
+        let inside = (a .>= 0) .& (a .< d)
+        let (t, err) = Self.newton(x, load8(curveAX.base, b), load8(curveBX.base, b), load8(curveCX.base, b))
+        let converged = (err .< 1e-12) .& (err .> -1e-12)
+        let y = ease(t, x: x, kind: kind, block: b)
+        let linear = SIMD8<Double>(kind) .== 2
+        let fast = inside .& (converged .| linear .| (x .<= 0) .| (x .>= 1))
+        for j in 0..<lanes where lane(live, j) {
+            let i = b + j
+            if lane(candidate, j) && fast[j] {
+                phase[i] = TimingPhase.active.rawValue
+                progress[i] = y[j]
+                iteration[i] = 0
+                childTime[i] = y[j] * d[j]
+            } else if lane(candidate, j) && inside[j] {
+                // Not converged in 4 steps: the scalar solve (Newton, then bisection).
+                let eased = curves[Int(params[i].curve)].solve(x[j])
+                phase[i] = TimingPhase.active.rawValue
+                progress[i] = eased
+                iteration[i] = 0
+                childTime[i] = eased * d[j]
+            } else {
+                evaluateEntry(i, parentTime: now)
+            }
+        }
+    }
+
+    @inline(__always)
+    private func bytes8(_ p: UnsafeMutablePointer<Bool>, _ i: Int) -> UInt64 {
+        UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self)
+    }
+
+    /// The flat pass's second pass: the listed blocks, two per step (their chains overlap).
+    /// A function of its own: inside the first pass's body the helpers below were not
+    /// inlined, and SIMD8 values passed to them went through 128-bit halves.
+    @inline(never)
+    private func easeListed(_ count: Int) {
+        let listed = vectorBlocks.base
+        // Each block's t is parked in `childTime` (rewritten by `finishListed`): no SIMD
+        // value crosses a call, whether or not the optimiser inlines it.
+        var k = 0
+        while k &+ 1 < count {
+            let b0 = Int(listed[k]), b1 = Int(listed[k &+ 1])
+            let (t0, t1) = Self.newton2(load8(progress.base, b0), load8(curveAX.base, b0), load8(curveBX.base, b0), load8(curveCX.base, b0),
+                                        load8(progress.base, b1), load8(curveAX.base, b1), load8(curveBX.base, b1), load8(curveCX.base, b1))
+            UnsafeMutableRawPointer(childTime.base + b0).storeBytes(of: t0, as: SIMD8<Double>.self)
+            UnsafeMutableRawPointer(childTime.base + b1).storeBytes(of: t1, as: SIMD8<Double>.self)
+            finishListed(b0)
+            finishListed(b1)
+            k &+= 2
+        }
+        if k < count {
+            let b0 = Int(listed[k])
+            let (t, _) = Self.newton(load8(progress.base, b0), load8(curveAX.base, b0), load8(curveBX.base, b0), load8(curveCX.base, b0))
+            UnsafeMutableRawPointer(childTime.base + b0).storeBytes(of: t, as: SIMD8<Double>.self)
+            finishListed(b0)
+        }
+    }
+
+    /// ((a t + b) t + c) t + d in fused multiply-adds (three instructions per half, not six;
+    /// the vector pass may differ from the scalar solve in the last bit).
+    @inline(__always)
+    private static func cubic(_ a: SIMD8<Double>, _ b: SIMD8<Double>, _ c: SIMD8<Double>, _ d: SIMD8<Double>,
+                              _ t: SIMD8<Double>) -> SIMD8<Double> {
+        d.addingProduct(c.addingProduct(b.addingProduct(a, t), t), t)
+    }
+
+    /// (a t + b) t + c in fused multiply-adds.
+    @inline(__always)
+    private static func quadratic(_ a: SIMD8<Double>, _ b: SIMD8<Double>, _ c: SIMD8<Double>, _ t: SIMD8<Double>) -> SIMD8<Double> {
+        c.addingProduct(b.addingProduct(a, t), t)
+    }
+
+    /// Four Newton steps on x(t) = ((ax t + bx) t + cx) t from t = x, and each lane's
+    /// remaining error x(t) - x.
+    @inline(__always)
+    private static func newton(_ x: SIMD8<Double>, _ ax: SIMD8<Double>, _ bx: SIMD8<Double>, _ cx: SIMD8<Double>)
+    -> (t: SIMD8<Double>, error: SIMD8<Double>) {
+        let ax3 = 3 * ax, bx2 = 2 * bx
+        // Written out, not a loop: a loop-carried SIMD8 is lowered to 128-bit halves here.
+        @inline(__always) func step(_ t: SIMD8<Double>) -> SIMD8<Double> {
+            t - Self.cubic(ax, bx, cx, -x, t) / Self.quadratic(ax3, bx2, cx, t)
+        }
+        let t = step(step(step(step(x))))
+        return (t, Self.cubic(ax, bx, cx, -x, t))
+    }
+
+    /// `newton` on two blocks, their steps interleaved: two independent chains in one body.
+    /// (SIMD16<Double> would say the same, but is lowered to 128-bit halves here.)
+    @inline(__always)
+    private static func newton2(_ x0: SIMD8<Double>, _ ax0: SIMD8<Double>, _ bx0: SIMD8<Double>, _ cx0: SIMD8<Double>,
+                                _ x1: SIMD8<Double>, _ ax1: SIMD8<Double>, _ bx1: SIMD8<Double>, _ cx1: SIMD8<Double>)
+    -> (SIMD8<Double>, SIMD8<Double>) {
+        let ax30 = 3 * ax0, bx20 = 2 * bx0, ax31 = 3 * ax1, bx21 = 2 * bx1
+        @inline(__always) func step(_ t0: inout SIMD8<Double>, _ t1: inout SIMD8<Double>) {
+            let err0 = Self.cubic(ax0, bx0, cx0, -x0, t0)
+            let err1 = Self.cubic(ax1, bx1, cx1, -x1, t1)
+            let slope0 = Self.quadratic(ax30, bx20, cx0, t0)
+            let slope1 = Self.quadratic(ax31, bx21, cx1, t1)
+            t0 = t0 - err0 / slope0
+            t1 = t1 - err1 / slope1
+        }
+        var t0 = x0, t1 = x1
+        step(&t0, &t1); step(&t0, &t1); step(&t0, &t1); step(&t0, &t1)
+        return (t0, t1)
+    }
+
+    /// y(t) of block `b`'s curves; the ends map exactly (as `UnitBezier.solve`), linear
+    /// entries are not eased.
+    @inline(__always)
+    private func ease(_ t: SIMD8<Double>, x: SIMD8<Double>, kind: SIMD8<UInt8>, block b: Int) -> SIMD8<Double> {
+        var y = Self.cubic(load8(curveAY.base, b), load8(curveBY.base, b), load8(curveCY.base, b), SIMD8<Double>(), t)
+        y.replace(with: 0, where: x .<= 0)
+        y.replace(with: 1, where: x .>= 1)
+        y.replace(with: x, where: SIMD8<Double>(kind) .== 2)
+        return y
+    }
+
+    /// Writes a listed block (8 simple, running lanes inside their duration): x in
+    /// `progress`, Newton's t in `childTime`.
+    @inline(__always)
+    private func finishListed(_ b: Int) {
+        let x = load8(progress.base, b), t = load8(childTime.base, b)
+        let err = Self.cubic(load8(curveAX.base, b), load8(curveBX.base, b), load8(curveCX.base, b), -x, t)
+        let kind = load8(vectorKind.base, b)
+        let y = ease(t, x: x, kind: kind, block: b)
+        let d = load8(durationColumn.base, b)
+        UnsafeMutableRawPointer(phase.base + b)
+            .storeBytes(of: SIMD8<UInt8>(repeating: TimingPhase.active.rawValue), as: SIMD8<UInt8>.self)
+        UnsafeMutableRawPointer(iteration.base + b).storeBytes(of: SIMD8<Double>(), as: SIMD8<Double>.self)
+        UnsafeMutableRawPointer(progress.base + b).storeBytes(of: y, as: SIMD8<Double>.self)
+        UnsafeMutableRawPointer(childTime.base + b).storeBytes(of: y * d, as: SIMD8<Double>.self)
+        let fast = (err .< 1e-12)._storage & (err .> -1e-12)._storage | (SIMD8<Double>(kind) .== 2)._storage | (x .<= 0)._storage
+        if fast != SIMD8<Int64>(repeating: -1) { resolveSlowLanes(b, fast: fast) }
+    }
+
+    /// Lanes of a listed block that Newton's four steps did not solve: the scalar solve
+    /// (Newton, then bisection) from the lane's x, which pass one computed the same way.
+    @inline(never)
+    private func resolveSlowLanes(_ b: Int, fast: SIMD8<Int64>) {
+        for j in 0..<8 where fast[j] == 0 {
+            let i = b + j
+            let x = (lastNow - begin[i]) * speedColumn[i] / durationColumn[i]
+            let eased = curves[Int(params[i].curve)].solve(x)
+            progress[i] = eased
+            childTime[i] = eased * durationColumn[i]
         }
     }
 
