@@ -47,6 +47,46 @@ public final class ScriptSession {
     /// Applies `ops` in order.
     public func apply(_ ops: [Op]) { state.run(ops) }
 
+    /// `ops` resolved ahead of time, for `apply(_:)`: typed property sets on layers that
+    /// already exist become direct setter calls (the layer found, the key path matched and
+    /// the value built now), so a timed `apply` spends its time in the engine, not in
+    /// matching key-path strings and copying script values. Everything else is kept as is.
+    /// Without `typedSetters` every operation is kept as is.
+    public func prepare(_ ops: [Op]) -> PreparedOps {
+        var out: [PreparedOp] = []
+        out.reserveCapacity(ops.count)
+        for op in ops {
+            guard state.typedSetters, case let .set(id, keyPath, v) = op, let l = state.layers[id] else {
+                out.append(.other(op))
+                continue
+            }
+            switch (keyPath, v) {
+            case let ("opacity", .scalar(x)): out.append(.opacity(l, Float(x)))
+            case let ("position", .point(x, y)): out.append(.position(l, CGPoint(x: x, y: y)))
+            case let ("bounds", .rect(x, y, w, h)): out.append(.bounds(l, CGRect(x: x, y: y, width: w, height: h)))
+            case let ("backgroundColor", .color(c?)) where c.count == 4:
+                out.append(.backgroundColor(l, CGColor(red: c[0], green: c[1], blue: c[2], alpha: c[3])))
+            default: out.append(.other(op))
+            }
+        }
+        return PreparedOps(ops: out)
+    }
+
+    /// Applies prepared operations in order: the same effect as `apply` on the operations
+    /// they were prepared from.
+    public func apply(_ prepared: PreparedOps) {
+        for op in prepared.ops {
+            switch op {
+            case let .opacity(l, x): l.opacity = x
+            case let .position(l, p): l.position = p
+            case let .bounds(l, r): l.bounds = r
+            case let .backgroundColor(l, c): l.backgroundColor = c
+            case let .other(op): state.apply(op)
+            }
+            state.opIndex += 1
+        }
+    }
+
     /// Nanoseconds the last `.frame` op spent in `renderFrame` (commit + render + endFrame).
     public var lastRenderNanoseconds: UInt64 { state.lastRenderNanoseconds }
 
@@ -55,6 +95,22 @@ public final class ScriptSession {
 
     /// Values read and events so far.
     public var trace: [TraceEntry] { state.trace }
+}
+
+/// Operations resolved by `ScriptSession.prepare(_:)`.
+public struct PreparedOps {
+    let ops: [PreparedOp]
+    public var count: Int { ops.count }
+    /// Operations kept as they were (not direct setter calls).
+    public var otherCount: Int { ops.reduce(0) { if case .other = $1 { return $0 + 1 } else { return $0 } } }
+}
+
+enum PreparedOp {
+    case opacity(CALayer, Float)
+    case position(CALayer, CGPoint)
+    case bounds(CALayer, CGRect)
+    case backgroundColor(CALayer, CGColor)
+    case other(Op)
 }
 
 /// Script layer ids to layers: an array for the small dense ids scripts use (a dictionary

@@ -229,6 +229,11 @@ struct ProfiledScene {
         var phases: [(name: String, ops: [Op])]
     }
 
+    /// A frame's phases resolved by the session (`ScriptSession.prepare`).
+    struct PreparedFrame {
+        var phases: [(name: String, ops: PreparedOps)]
+    }
+
     static func phase(of op: Op) -> String {
         switch op {
         case .set: return "lookup"
@@ -262,10 +267,12 @@ struct ProfiledScene {
 
     func run(seconds: Double, configuration: SamplingProfiler.Configuration, trace: TraceRecorder) throws -> ProfiledRun {
         progress("generating scene \(name)")
-        let (setup, frames) = try frames()
-        guard !frames.isEmpty else { throw ValidationError("scene \(name) has no frames") }
+        let (setup, raw) = try frames()
+        guard !raw.isEmpty else { throw ValidationError("scene \(name) has no frames") }
         let session = ScriptSession(typedSetters: true)
         session.apply(setup)
+        // Resolved as the timed scenes resolve them (the scene's layers exist from here on).
+        let frames = raw.map { f in PreparedFrame(phases: f.phases.map { (name: $0.name, ops: session.prepare($0.ops)) }) }
         let renderer = CARenderer(layer: nil)
         var index = 0   // frames played: the media time keeps going forward
 
@@ -312,7 +319,7 @@ struct ProfiledScene {
 
     /// One frame at time (index + 1) / 60; with a trace, every phase and the frame as events
     /// and the active animations as a counter.
-    private func play(_ frame: Frame, at index: Int, _ session: ScriptSession, _ renderer: CARenderer, trace: TraceRecorder?) {
+    private func play(_ frame: PreparedFrame, at index: Int, _ session: ScriptSession, _ renderer: CARenderer, trace: TraceRecorder?) {
         let time = Double(index + 1) / 60
         guard let trace else {
             for p in frame.phases { session.apply(p.ops) }

@@ -3,6 +3,8 @@ import XCTest
 @testable import StrataBench
 @testable import StrataBenchSuites
 @_spi(Benchmarks) import Strata
+import StrataScript
+import StrataScriptFast
 
 /// Every suite's fixtures build, pass their own preconditions and run; frame-time statistics
 /// on known inputs; scenes are deterministic.
@@ -86,6 +88,54 @@ final class SuiteTests: XCTestCase {
         XCTAssertEqual(empty.frames, 0)
         XCTAssertEqual(empty.hitchMsPerSecond, 0)
         XCTAssertTrue([empty.p50, empty.mean, empty.withinBudget8].allSatisfy(\.isFinite))
+    }
+
+    /// Scenes time prepared operations (layers, key paths and values resolved beforehand):
+    /// they must leave exactly what the operations themselves leave.
+    func test_preparedSceneOperationsHaveTheOperationsEffect() throws {
+        let script = try XCTUnwrap(Scenes.script("stress-100k", frames: 4))
+        // Setup up to and with the first frame, then one chunk per frame.
+        var chunks: [[Op]] = [[]]
+        for op in script.ops {
+            chunks[chunks.count - 1].append(op)
+            if case .frame = op { chunks.append([]) }
+        }
+        let reads: [Op] = stride(from: 0, to: 2_000, by: 7).flatMap { id in
+            ["opacity", "position", "bounds", "backgroundColor"].map { Op.read(layer: id, keyPath: $0) }
+        }
+        let frames = chunks
+        // Each variant on a thread of its own: a fresh engine.
+        func run(prepared: Bool) -> ([TraceEntry], Int) {
+            var out: ([TraceEntry], Int) = ([], 0)
+            let done = DispatchSemaphore(value: 0)
+            let thread = Thread {
+                let session = ScriptSession(typedSetters: true)
+                session.apply(frames[0])
+                var typed = 0
+                for chunk in frames.dropFirst() {
+                    if prepared {
+                        let p = session.prepare(chunk)
+                        typed += chunk.count - p.otherCount
+                        session.apply(p)
+                    } else {
+                        session.apply(chunk)
+                    }
+                }
+                session.apply(reads)
+                out = (session.trace, typed)
+                session.finish()
+                done.signal()
+            }
+            thread.stackSize = 8 << 20
+            thread.start()
+            done.wait()
+            return out
+        }
+        let (plain, _) = run(prepared: false)
+        let (resolved, typed) = run(prepared: true)
+        XCTAssertEqual(plain.count, reads.count)
+        XCTAssertEqual(resolved, plain)
+        XCTAssertGreaterThan(typed, 30_000, "most of the frames' operations became direct setter calls")
     }
 
     func test_sceneScriptsAreDeterministicAndScenesRun() throws {
