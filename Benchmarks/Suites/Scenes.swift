@@ -2,6 +2,7 @@ import Foundation
 import StrataBench
 import StrataScript
 import StrataScriptFast
+@_spi(Benchmarks) import Strata
 
 /// Frame-time scenes: scripted app frame loops (StrataScript operations, so a scene can be
 /// written out, replayed, and run on either engine) timed frame by frame into an HdrHistogram.
@@ -29,6 +30,8 @@ public enum Scenes {
         var subtreeChanges: Int
         public var frames: Int
         public var quickFrames: Int
+        /// Untimed frames first: at least an implicit animation's 0.25 s (15 frames), so the
+        /// timed frames (and the memory readings) start at the steady number of animations.
         public var warmupFrames: Int
 
         public var layers: Int { 1 + containers * (1 + leavesPerContainer) + subtrees * subtreeSize }
@@ -39,12 +42,12 @@ public enum Scenes {
                    description: "10,000 layers in 100 containers; per frame 200 implicit changes and 50 silent ones in two transactions, 5 explicit basic/keyframe animations every 10 frames, a 50-layer subtree in or out every 5 frames",
                    containers: 100, leavesPerContainer: 99, animatedChanges: 200, silentChanges: 50,
                    explicitAnimations: 5, explicitEvery: 10, subtrees: 2, subtreeSize: 50, subtreeChanges: 0,
-                   frames: 20_000, quickFrames: 200, warmupFrames: 30),
+                   frames: 100_000, quickFrames: 200, warmupFrames: 30),
         Definition(name: "stress-100k",
                    description: "100,000 layers in 1,000 containers; per frame 10,000 implicit changes and 100 subtree changes (10-layer subtrees moved in or out)",
                    containers: 1_000, leavesPerContainer: 99, animatedChanges: 10_000, silentChanges: 0,
                    explicitAnimations: 20, explicitEvery: 10, subtrees: 100, subtreeSize: 10, subtreeChanges: 100,
-                   frames: 1_500, quickFrames: 30, warmupFrames: 10),
+                   frames: 1_500, quickFrames: 30, warmupFrames: 30),
     ]
 
     public static var names: [String] { definitions.map(\.name) }
@@ -66,12 +69,22 @@ public enum Scenes {
         }
         let frames = quick ? d.quickFrames : d.frames
         var g = SceneGenerator(d)
-        var recorder = FrameTimeRecorder()
+        var recorder = FrameTimeRecorder(expectedFrames: frames)
         let started = DispatchTime.now().uptimeNanoseconds
+        var samples: [SceneMemory.Sample] = []
+        // Outside the timed region: a few stat calls and a scan of the engine's few tracks.
+        func sampleMemory(_ frame: Int) {
+            let m = StrataEngine.memory
+            samples.append(SceneMemory.Sample(frame: frame, residentBytes: SceneMemory.residentBytes(),
+                                              storeBytes: m.totalBytes, layers: m.layers, animations: m.animations))
+        }
+        let every = max(1, frames / 10)
+        var memory: SceneMemory?
         do {
             let session = ScriptSession(typedSetters: true)
             session.apply(g.setup())
             for f in 0..<(d.warmupFrames + frames) {
+                if f == d.warmupFrames || (f > d.warmupFrames && (f - d.warmupFrames) % every == 0) { sampleMemory(f) }
                 // Generated and resolved (layers found, key paths matched, values built)
                 // outside the timed region, so the time is the engine's: the app's setter
                 // calls, transactions, tree changes and the frame ...
@@ -85,12 +98,18 @@ public enum Scenes {
                     progress("frame \(f) of \(d.warmupFrames + frames), \(String(format: "%.1f", Double(t1 - started) / 1e9)) s")
                 }
             }
+            sampleMemory(d.warmupFrames + frames)
+            let m = StrataEngine.memory
+            memory = SceneMemory(samples: samples, bytesPerLayer: Double(m.layerBytes) / Double(max(m.layers, 1)),
+                                 bytesPerAnimation: Double(m.animationBytes + m.timingBytes) / Double(max(m.animations, 1)))
             // Precondition of a meaningful scene: animations really ran.
             let running = StrataEngine.activeAnimationCount
             try BenchmarkError.check(running > 0 || d.animatedChanges == 0, "scene \(name): no animation was running at the end")
             session.finish()
         }
-        return recorder.result(name: name, layers: d.layers, warmupFrames: d.warmupFrames, description: d.description)
+        var result = recorder.result(name: name, layers: d.layers, warmupFrames: d.warmupFrames, description: d.description)
+        result.memory = memory
+        return result
     }
 }
 

@@ -18,6 +18,14 @@ public struct FrameTimeRecorder {
 
     public init() {}
 
+    /// A recorder whose frame list is allocated and touched now for `expectedFrames` frames,
+    /// so recording them allocates nothing and the process's resident memory does not grow
+    /// with the run (a scene's memory readings are the engine's).
+    public init(expectedFrames: Int) {
+        frameTimes = [UInt64](repeating: 0, count: Swift.max(expectedFrames, 0))
+        frameTimes.removeAll(keepingCapacity: true)
+    }
+
     /// One frame: its whole time (the app's changes, commit, render, endFrame) and the part
     /// spent in `renderFrame` (commit + render + endFrame).
     public mutating func record(frameNanoseconds ns: UInt64, renderNanoseconds r: UInt64) {
@@ -93,4 +101,61 @@ public struct SceneResult: Codable, Equatable {
     public var histogram: [[Double]]
     /// Every frame's time (the first 20,000), for the timeline.
     public var frameTimesMs: [Double]
+    /// The engine's store sizes and the process's resident memory through the run (nil in
+    /// reports written before they were recorded).
+    public var memory: SceneMemory?
+}
+
+/// Memory through a scene: whether churn (animations started and retired, subtrees moved in
+/// and out) makes the engine grow, and what a layer and a running animation cost.
+public struct SceneMemory: Codable, Equatable {
+    /// One reading: after `frame` frames (warm-up included).
+    public struct Sample: Codable, Equatable {
+        public var frame: Int
+        /// Resident set of the whole process (/proc/self/statm).
+        public var residentBytes: Int
+        /// The engine's stores (capacities): layers, animations and timing entries.
+        public var storeBytes: Int
+        public var layers: Int
+        public var animations: Int
+        public init(frame: Int, residentBytes: Int, storeBytes: Int, layers: Int, animations: Int) {
+            self.frame = frame
+            self.residentBytes = residentBytes
+            self.storeBytes = storeBytes
+            self.layers = layers
+            self.animations = animations
+        }
+    }
+
+    /// Readings at the end of the warm-up, every tenth of the run, and at the end.
+    public var samples: [Sample]
+    /// Layer-store bytes per live layer, and animation and timing-store bytes per running
+    /// animation, at the end of the run (capacities, so slack included).
+    public var bytesPerLayer: Double
+    public var bytesPerAnimation: Double
+    /// The largest reading of each, after the warm-up.
+    public var peakResidentBytes: Int
+    public var peakStoreBytes: Int
+
+    public init(samples: [Sample], bytesPerLayer: Double, bytesPerAnimation: Double) {
+        self.samples = samples
+        self.bytesPerLayer = bytesPerLayer
+        self.bytesPerAnimation = bytesPerAnimation
+        peakResidentBytes = samples.map(\.residentBytes).max() ?? 0
+        peakStoreBytes = samples.map(\.storeBytes).max() ?? 0
+    }
+
+    /// Store bytes at the end minus at the end of the warm-up: 0 when churn leaves the
+    /// stores' capacities where the warm-up put them.
+    public var storeGrowthBytes: Int { (samples.last?.storeBytes ?? 0) - (samples.first?.storeBytes ?? 0) }
+    /// Resident bytes at the end minus at the end of the warm-up.
+    public var residentGrowthBytes: Int { (samples.last?.residentBytes ?? 0) - (samples.first?.residentBytes ?? 0) }
+
+    /// This process's resident set in bytes (/proc/self/statm), or 0 where it cannot be read.
+    public static func residentBytes() -> Int {
+        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+        let fields = text.split(separator: " ")
+        guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
 }

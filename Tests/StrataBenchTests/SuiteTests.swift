@@ -152,6 +152,17 @@ final class SuiteTests: XCTestCase {
         XCTAssertLessThanOrEqual(result.p50, result.p99)
         XCTAssertLessThanOrEqual(result.renderP50, result.p99)
         XCTAssertEqual(result.frameTimesMs.count, result.frames)
+        // Memory: read after the warm-up, every tenth of the run and at the end.
+        let memory = try XCTUnwrap(result.memory)
+        XCTAssertEqual(memory.samples.map(\.frame), Array(stride(from: 30, through: 230, by: 20)))
+        XCTAssertTrue(memory.samples.allSatisfy { $0.layers == 10_101 && $0.animations > 1_000 && $0.storeBytes > 0 })
+        XCTAssertGreaterThan(memory.samples[0].residentBytes, 1 << 20)
+        // A layer's row: tree, flags, and model + presentation lanes of the properties the
+        // scene uses (position, bounds, opacity, colour: 2 x 11 doubles at least).
+        XCTAssertGreaterThan(memory.bytesPerLayer, 2 * 11 * 8)
+        XCTAssertLessThan(memory.bytesPerLayer, 2_000)
+        XCTAssertGreaterThan(memory.bytesPerAnimation, 40)
+        XCTAssertEqual(memory.peakStoreBytes, memory.samples.map(\.storeBytes).max())
         XCTAssertEqual(StrataEngine.activeAnimationCount, 0, "the scene removed its animations")
         XCTAssertThrowsError(try Scenes.run("no-such-scene", quick: true))
     }

@@ -102,6 +102,9 @@ enum Fixtures {
             "p50": 0.15, "p90": 0.2, "p99": 0.22, "p999": 20.5, "max": 20.5, "mean": 0.19, "render_p50": 0.03, "render_p99": 0.06,
             "within_budget16": 599.0 / 600, "within_budget8": 599.0 / 600, "dropped_frames": 1, "hitch_ms_per_second": 0.4,
             "histogram": [[100_000.0, 200.0], [125_000.0, 250.0], [156_250.0, 149.0], [20_971_520.0, 1.0]], "frame_times_ms": frames,
+            "memory": ["samples": [["frame": 30, "resident_bytes": 33_554_432, "store_bytes": 4_194_304, "layers": 10_101, "animations": 2_700],
+                                   ["frame": 630, "resident_bytes": 34_603_008, "store_bytes": 4_194_304, "layers": 10_101, "animations": 2_712]],
+                       "bytes_per_layer": 354.0, "bytes_per_animation": 236.6, "peak_resident_bytes": 34_603_008, "peak_store_bytes": 4_194_304],
         ]
         let block: [String: Any] = [
             "schema_version": 1, "tool": "strata-bench", "created_at": "2026-01-02T03:04:05Z", "machine": machine,

@@ -99,6 +99,14 @@ final class HTMLReportTests: XCTestCase {
         }
     }
 
+    func test_sceneMemoryIsShownWithItsGrowth() throws {
+        let html = try full()
+        XCTAssertTrue(html.contains(">bytes / layer</span><span class=\"stat-value\">354 B<"))
+        XCTAssertTrue(html.contains(">bytes / animation</span><span class=\"stat-value\">237 B<"), "rounded to a byte")
+        XCTAssertTrue(html.contains(">store growth</span><span class=\"stat-value\">0 B<"))
+        XCTAssertTrue(html.contains(">RSS growth</span><span class=\"stat-value\">1 MiB<"))
+    }
+
     func test_escapesMarkupInNamesNotesAndWarnings() throws {
         let html = try full()
         XCTAssertFalse(html.contains("<script>alert(1)</script>"), "a benchmark name reached the page unescaped")

@@ -152,6 +152,16 @@ final class AnimationStore {
         freeRecords.append(id)
     }
 
+    /// Bytes of the records table, the animation objects' slots and every track (capacity,
+    /// not live animations). Keyframe pools count their live capacity.
+    var bytesAllocated: Int {
+        var b = records.rows.capacity * MemoryLayout<AnimationRecord>.stride + objects.capacity * 8
+            + freeRecords.capacity * 4
+        for t in tracks { b += t.bytesAllocated }
+        for k in keyframeTracks { b += k.bytesAllocated }
+        return b
+    }
+
     /// Bytes of hot column storage per running animation, by track.
     var bytesPerAnimation: [(PropertyID, Int)] { tracks.map { ($0.property, $0.bytesPerAnimation) } }
 }

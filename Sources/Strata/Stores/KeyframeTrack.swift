@@ -154,6 +154,14 @@ final class KeyframeTrack {
     @exclusivity(unchecked) var arcs: [Double] = []
     @exclusivity(unchecked) private var garbage = 0
 
+    /// Bytes of the slot columns and the key pools (their capacities).
+    var bytesAllocated: Int {
+        (layer.capacity + timing.capacity + record.capacity + segmentStart.capacity + timeStart.capacity
+            + coefficientStart.capacity + arcStart.capacity + segmentCount.capacity + curves.capacity) * 4
+            + flags.capacity + (span.capacity + scratch.capacity + angle.capacity + times.capacity
+            + coefficients.capacity + arcs.capacity) * 8
+    }
+
     init(property: PropertyID, offset: Int, width: Int) {
         self.property = property
         self.propertyWidth = PropertyTable[property].width

@@ -50,6 +50,8 @@ final class LaneTrack {
     }
 
     var bytesPerAnimation: Int { 4 + 4 + 4 + 1 + 3 * 8 * width }
+    /// Bytes of the track's columns (capacity, not count) and its two block buffers.
+    var bytesAllocated: Int { capacity * bytesPerAnimation + 128 }
 
     /// Lane index of component c of slot s in the block layout.
     @inline(__always) func lane(_ s: Int, _ c: Int) -> Int { ((s >> 3) * width + c) << 3 | (s & 7) }

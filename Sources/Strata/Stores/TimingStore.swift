@@ -121,6 +121,12 @@ final class TimingStore {
     }
 
     var liveCount: Int { highWater - freeList.count }
+    /// Bytes of the entry columns (capacity, not live entries): 13 doubles, 3 Int32 and 7
+    /// one-byte columns per entry, the parameters, the block list and the curve table.
+    var bytesAllocated: Int {
+        capacity * (13 * 8 + 3 * 4 + 7 + MemoryLayout<TimingParameters>.stride)
+            + (capacity / 8 + 1) * 4 + curves.capacity * MemoryLayout<UnitBezier>.stride
+    }
 
     /// The curve id of a timing function (linear when nil), interning new curves.
     func curveID(_ f: CAMediaTimingFunction?) -> Int32 {

@@ -55,6 +55,15 @@ enum SceneSection {
         out += stat("dropped", Format.integer(s.droppedFrames), s.droppedFrames > 0 ? "bad" : "good", tip: "refreshes a 60 Hz display would have missed")
         out += stat("hitch", String(format: "%.1f ms/s", s.hitchMsPerSecond.isFinite ? s.hitchMsPerSecond : 0), s.hitchMsPerSecond > 5 ? "bad" : nil,
                     tip: "time beyond the 60 Hz budget per second of frames (under 5 ms/s is good)")
+        if let m = s.memory {
+            out += stat("bytes / layer", Format.bytes(m.bytesPerLayer), tip: "layer-store bytes per live layer at the end (capacity, slack included)")
+            out += stat("bytes / animation", Format.bytes(m.bytesPerAnimation),
+                        tip: "animation- and timing-store bytes per running animation at the end (capacity, slack included)")
+            out += stat("store growth", Format.bytes(Double(m.storeGrowthBytes)), m.storeGrowthBytes > 0 ? "warn" : "good",
+                        tip: "engine store bytes at the end minus after the warm-up (\(m.samples.count) readings; peak \(Format.bytes(Double(m.peakStoreBytes))))")
+            out += stat("RSS growth", Format.bytes(Double(m.residentGrowthBytes)),
+                        tip: "process resident memory at the end minus after the warm-up (peak \(Format.bytes(Double(m.peakResidentBytes))))")
+        }
         return out + "</div>"
     }
 }
