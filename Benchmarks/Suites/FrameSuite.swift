@@ -49,6 +49,10 @@ enum FrameSuite {
         for (bytes, quick) in floors.sorted(by: { $0.key < $1.key }) {
             cases.append(floorCase(bytes: bytes, quick: quick))
         }
+        // Beside the two-thread frames: the same bytes streamed by two threads.
+        for bytes in Set(specs().filter { $0.threads == 2 }.map(\.bytes)).sorted() {
+            cases.append(twoThreadFloorCase(bytes: bytes))
+        }
         return cases
     }
 }

@@ -283,11 +283,29 @@ final class TriadFloor {
         for i in 0..<n { c[i] = a[i] + s * b[i] }
     }
 
-    /// The workload of one triad over the same bytes, checked before it is timed.
-    static func workload(bytes: Int) throws -> Workload {
+    /// The same triad with its halves on two threads at once: what two cores can stream.
+    @inline(never)
+    func run2(_ s: Double) {
+        let half = (n / 2) & ~7
+        DispatchQueue.concurrentPerform(iterations: 2) { part in
+            let range = part == 0 ? 0..<half : half..<n
+            for i in range { c[i] = a[i] + s * b[i] }
+        }
+    }
+
+    /// The workload of one triad over the same bytes (on `threads` threads: 1 or 2),
+    /// checked before it is timed.
+    static func workload(bytes: Int, threads: Int = 1) throws -> Workload {
         let t = TriadFloor(bytes: bytes)
-        t.run(0.5)
-        try BenchmarkError.check(t.c[t.n - 1] == 2 && t.c[0] == 2, "triad: c = 1 + 0.5 * 2 expected 2, got \(t.c[0])")
+        if threads == 2 { t.run2(0.5) } else { t.run(0.5) }
+        try BenchmarkError.check(t.c[t.n - 1] == 2 && t.c[0] == 2 && t.c[t.n / 2] == 2,
+                                 "triad: c = 1 + 0.5 * 2 expected 2, got \(t.c[0])")
+        if threads == 2 {
+            return Workload(retaining: [t]) {
+                t.run2(0.5)
+                blackHole(t.c[t.n / 2])
+            }
+        }
         return Workload(retaining: [t]) {
             t.run(0.5)
             blackHole(t.c[t.n / 2])
@@ -308,6 +326,15 @@ func frameCase(_ s: FrameSpec, engine: String, quick: Bool, make: @escaping () t
                      "kind": s.kind.rawValue, "n": "\(s.n)", "bytes": "\(s.bytes)",
                      "floor": floorName(bytes: s.bytes)].merging(s.threads > 0 ? ["threads": "\(s.threads)"] : [:]) { a, _ in a },
         make: make)
+}
+
+/// The triad over `bytes` bytes split across two threads (`DispatchQueue.concurrentPerform`,
+/// whose hand-off is in the time: a conservative figure): how much a second core adds to the
+/// memory system's throughput, the ceiling of `render()`'s two-core speed-up.
+func twoThreadFloorCase(bytes: Int) -> BenchmarkCase {
+    BenchmarkCase("frame/floor-2-threads/\(bytes)", items: bytes, item: "byte", unit: .microseconds, quick: false,
+                  parameters: ["suite": "frame", "engine": "floor", "bytes": "\(bytes)", "n": "\(bytes)", "threads": "2"],
+                  make: { try TriadFloor.workload(bytes: bytes, threads: 2) })
 }
 
 /// The triad floor over `bytes` bytes; items are bytes, so the report scales it to any

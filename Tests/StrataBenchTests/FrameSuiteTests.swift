@@ -44,4 +44,20 @@ final class FrameSuiteTests: XCTestCase {
         XCTAssertEqual(t.n, 1000)
         XCTAssertEqual(t.c[999], 2)
     }
+
+    /// The two-thread triad writes every element (both halves), and sits beside each size of
+    /// the two-thread frame cases.
+    func test_twoThreadTriadCoversBothHalvesBesideTheTwoThreadFrames() throws {
+        let t = TriadFloor(bytes: 24_024)   // 1001 elements: an odd split
+        t.run2(0.5)
+        XCTAssertEqual(t.n, 1001)
+        XCTAssertTrue((0..<t.n).allSatisfy { t.c[$0] == 2 })
+        let cases = FrameSuite.cases()
+        let names = Set(cases.map(\.name))
+        let twoThread = cases.filter { $0.parameters["threads"] == "2" && $0.parameters["engine"] == "strata" }
+        XCTAssertFalse(twoThread.isEmpty)
+        for c in twoThread {
+            XCTAssertTrue(names.contains("frame/floor-2-threads/\(c.parameters["bytes"]!)"), c.name)
+        }
+    }
 }
