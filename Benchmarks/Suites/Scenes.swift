@@ -63,10 +63,29 @@ public enum Scenes {
 
     /// Runs scene `name` on this thread's engine (fresh layers; removed afterwards), timing
     /// every frame; `quick` runs `quickFrames` instead of `frames`.
-    public static func run(_ name: String, quick: Bool, progress: (String) -> Void = { _ in }) throws -> SceneResult {
+    ///
+    /// The scene runs on a thread of its own, so on an engine of its own (engines are per
+    /// thread): its memory readings are its stores alone, not capacities an earlier fixture
+    /// of the calling thread left behind.
+    public static func run(_ name: String, quick: Bool, progress: @escaping (String) -> Void = { _ in }) throws -> SceneResult {
         guard let d = definitions.first(where: { $0.name == name }) else {
             throw BenchmarkError("no scene named \(name); scenes: \(names.joined(separator: ", "))")
         }
+        var outcome: Result<SceneResult, Error> = .failure(BenchmarkError("scene \(name) did not run"))
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            outcome = Result { try runOnThisThread(d, quick: quick, progress: progress) }
+            done.signal()
+        }
+        thread.stackSize = 16 << 20
+        thread.name = "strata-scene"
+        thread.start()
+        done.wait()
+        return try outcome.get()
+    }
+
+    private static func runOnThisThread(_ d: Definition, quick: Bool, progress: (String) -> Void) throws -> SceneResult {
+        let name = d.name
         let frames = quick ? d.quickFrames : d.frames
         var g = SceneGenerator(d)
         var recorder = FrameTimeRecorder(expectedFrames: frames)
