@@ -80,7 +80,15 @@ struct CountWorker: ParsableCommand {
     @Argument var names: [String] = []
 
     func run() throws {
-        let wanted = Set(names)
-        try Counts.collectInstructions(Catalog.counted.filter { wanted.contains($0.name) }, iterations: iterations)
+        // The counted bodies by name; any other case of the catalog too, so a kernel can be
+        // counted by hand: `valgrind --tool=callgrind --collect-atstart=no strata-bench
+        // count-worker frame/position/shared/basic/1000`.
+        let counted = Catalog.counted
+        let known = Set(counted.map(\.name))
+        let others = names.contains { !known.contains($0) } ? Catalog.cases(suites: Suites.names) : []
+        let cases = names.compactMap { n in counted.first { $0.name == n } ?? others.first { $0.name == n } }
+        let missing = Set(names).subtracting(cases.map(\.name))
+        guard missing.isEmpty else { throw ValidationError("no benchmark named \(missing.sorted().joined(separator: ", "))") }
+        try Counts.collectInstructions(cases, iterations: iterations)
     }
 }

@@ -22,6 +22,10 @@ final class LaneTrack {
     @exclusivity(unchecked) var from: Column<Double>
     @exclusivity(unchecked) var delta: Column<Double>
     @exclusivity(unchecked) var scratch: Column<Double>
+    /// Per block of 8 slots: 1 when it is full and its layers are 8 consecutive rows (their
+    /// presentation values one run of memory), kept by `append` and `remove`, so the kernel
+    /// tests a byte instead of the 8 rows every frame.
+    @exclusivity(unchecked) var runs: Column<UInt8>
     /// One block of results (64-byte aligned), allocated once; the render worker's own.
     let blockBuffer = UnsafeMutableRawPointer.allocate(byteCount: 64, alignment: 64)
     let workerBuffer = UnsafeMutableRawPointer.allocate(byteCount: 64, alignment: 64)
@@ -40,18 +44,31 @@ final class LaneTrack {
         from = Column(capacity: c * width, fill: 0)
         delta = Column(capacity: c * width, fill: 0)
         scratch = Column(capacity: c * width, fill: 0)
+        runs = Column(capacity: c / 8, fill: 0)
     }
 
     deinit {
         layer.free(); timing.free(); record.free(); compose.free()
-        from.free(); delta.free(); scratch.free()
+        from.free(); delta.free(); scratch.free(); runs.free()
         blockBuffer.deallocate()
         workerBuffer.deallocate()
     }
 
     var bytesPerAnimation: Int { 4 + 4 + 4 + 1 + 3 * 8 * width }
     /// Bytes of the track's columns (capacity, not count) and its two block buffers.
-    var bytesAllocated: Int { capacity * bytesPerAnimation + 128 }
+    var bytesAllocated: Int { capacity * bytesPerAnimation + capacity / 8 + 128 }
+
+    /// Recomputes the run flag of the block holding slot s.
+    @inline(__always)
+    private func updateRun(_ s: Int) {
+        let b = s >> 3, s0 = b << 3
+        var run: UInt8 = s0 + 8 <= count ? 1 : 0
+        if run == 1 {
+            let r0 = layer[s0]
+            for k in 1..<8 where layer[s0 + k] != r0 &+ Int32(k) { run = 0 }
+        }
+        runs[b] = run
+    }
 
     /// Lane index of component c of slot s in the block layout.
     @inline(__always) func lane(_ s: Int, _ c: Int) -> Int { ((s >> 3) * width + c) << 3 | (s & 7) }
@@ -67,6 +84,7 @@ final class LaneTrack {
             delta[lane(s, c)] = to[c] - f[c]
             scratch[lane(s, c)] = f[c]
         }
+        updateRun(s)
         return Int32(s)
     }
 
@@ -75,6 +93,8 @@ final class LaneTrack {
         let s = Int(s)
         let last = count - 1
         count -= 1
+        // The last block lost a slot (or its last slot moved into s's block).
+        runs[last >> 3] = 0
         guard s != last else { compose[s] = 0; return -1 }
         layer[s] = layer[last]; timing[s] = timing[last]; record[s] = record[last]; compose[s] = compose[last]
         compose[last] = 0
@@ -83,6 +103,7 @@ final class LaneTrack {
             delta[lane(s, c)] = delta[lane(last, c)]
             scratch[lane(s, c)] = scratch[lane(last, c)]
         }
+        updateRun(s)
         return record[s]
     }
 
@@ -91,6 +112,7 @@ final class LaneTrack {
         layer.grow(to: c, fill: 0); timing.grow(to: c, fill: 0); record.grow(to: c, fill: -1)
         compose.grow(to: c, fill: 0)
         from.grow(to: c * width, fill: 0); delta.grow(to: c * width, fill: 0); scratch.grow(to: c * width, fill: 0)
+        runs.grow(to: c / 8, fill: 0)
         capacity = c
     }
 
@@ -152,35 +174,38 @@ final class LaneTrack {
         // The block's values go through an aligned buffer so the arithmetic stays in vector
         // registers (8 lanes: two AVX2 fused multiply-adds) and only the scatter is scalar.
         let lanes = buffer.assumingMemoryBound(to: Double.self)
-        let laneIndex = SIMD8<Int32>(0, 1, 2, 3, 4, 5, 6, 7)
+        // Word tests on the block's 8 Int32 entries (4 UInt64 words): the SIMD8<Int32>
+        // comparison was lowered to a chain of partial tests and branches.
+        let pair: UInt64 = 1 | 1 << 32   // adds 1 to both halves of a word
+        let vectorRuns = w == pw && w <= 4
         var b = range.lowerBound
         let end = range.upperBound
         while b < end {
             let s0 = b &<< 3
             // A transaction's animations share one timing entry: one load, not a gather.
-            let entries = UnsafeRawPointer(tim + s0).loadUnaligned(as: SIMD8<Int32>.self)
-            let e0 = entries[0]
+            let t = UnsafeRawPointer(tim + s0)
+            let t0 = t.loadUnaligned(as: UInt64.self)
+            let e0 = Int32(truncatingIfNeeded: t0)
             let p: SIMD8<Double>
-            if entries == SIMD8<Int32>(repeating: e0) {
+            if t0 == UInt64(UInt32(bitPattern: e0)) &* pair && t.loadUnaligned(fromByteOffset: 8, as: UInt64.self) == t0
+                && t.loadUnaligned(fromByteOffset: 16, as: UInt64.self) == t0 && t.loadUnaligned(fromByteOffset: 24, as: UInt64.self) == t0 {
                 p = SIMD8<Double>(repeating: prog[Int(e0)])
             } else {
+                let entries = t.loadUnaligned(as: SIMD8<Int32>.self)
                 p = SIMD8<Double>(prog[Int(entries[0])], prog[Int(entries[1])], prog[Int(entries[2])],
                                   prog[Int(entries[3])], prog[Int(entries[4])], prog[Int(entries[5])],
                                   prog[Int(entries[6])], prog[Int(entries[7])])
             }
             let composeBits = UnsafeRawPointer(comp + s0).loadUnaligned(as: UInt64.self)
-            if composeBits == 0 && all(p .== p) {
-                let rows = UnsafeRawPointer(lay + s0).loadUnaligned(as: SIMD8<Int32>.self)
-                let r0 = rows[0]
-                if w == 1 && pw == 1 && rows == SIMD8<Int32>(repeating: r0) &+ laneIndex {
-                    // Eight consecutive layers of a one-lane property: one contiguous store.
-                    let li = b &<< 3
-                    let f = UnsafeRawPointer(fromBase + li).load(as: SIMD8<Double>.self)
-                    let d = UnsafeRawPointer(deltaBase + li).load(as: SIMD8<Double>.self)
-                    UnsafeMutableRawPointer(pres + (Int(r0) &+ off)).storeBytes(of: f.addingProduct(d, p), as: SIMD8<Double>.self)
+            // Every lane running (progress not NaN): one vector compare of the mask words.
+            if composeBits == 0 && (p .== p)._storage == SIMD8<Int64>(repeating: -1) {
+                // Eight consecutive rows of a whole 1-, 2- or 4-lane property: vector stores.
+                if vectorRuns && runs.base[b] != 0 {
+                    storeConsecutive(b, p: p, to: pres + Int(lay[s0]) &* pw)
                     b &+= 1
                     continue
                 }
+                let rows = UnsafeRawPointer(lay + s0).loadUnaligned(as: SIMD8<Int32>.self)
                 let base = SIMD8<Int>(truncatingIfNeeded: rows) &* pw &+ off
                 for c in 0..<w {
                     let li = (b &* w &+ c) &<< 3
@@ -193,6 +218,35 @@ final class LaneTrack {
                 evaluateLanes(s0, 8, prog, phase, iteration, pres, model)
             }
             b &+= 1
+        }
+    }
+
+    /// Block `b` of a whole 1-, 2- or 4-lane property whose 8 layers are consecutive rows:
+    /// their presentation values are one run of 8 x width doubles at `out`, written as whole
+    /// vectors (lanes interleaved per layer) instead of 8 x width scalar stores.
+    @inline(__always)
+    private func storeConsecutive(_ b: Int, p: SIMD8<Double>, to out: UnsafeMutablePointer<Double>) {
+        let w = width
+        @inline(__always) func value(_ c: Int) -> SIMD8<Double> {
+            let li = (b &* w &+ c) &<< 3
+            let f = UnsafeRawPointer(from.base + li).load(as: SIMD8<Double>.self)
+            let d = UnsafeRawPointer(delta.base + li).load(as: SIMD8<Double>.self)
+            return f.addingProduct(d, p)
+        }
+        let o = UnsafeMutableRawPointer(out)
+        switch w {
+        case 1:
+            o.storeBytes(of: value(0), as: SIMD8<Double>.self)
+        case 2:
+            let x = value(0), y = value(1)
+            o.storeBytes(of: SIMD8(x[0], y[0], x[1], y[1], x[2], y[2], x[3], y[3]), as: SIMD8<Double>.self)
+            o.storeBytes(of: SIMD8(x[4], y[4], x[5], y[5], x[6], y[6], x[7], y[7]), toByteOffset: 64, as: SIMD8<Double>.self)
+        default:   // 4
+            let c0 = value(0), c1 = value(1), c2 = value(2), c3 = value(3)
+            o.storeBytes(of: SIMD8(c0[0], c1[0], c2[0], c3[0], c0[1], c1[1], c2[1], c3[1]), as: SIMD8<Double>.self)
+            o.storeBytes(of: SIMD8(c0[2], c1[2], c2[2], c3[2], c0[3], c1[3], c2[3], c3[3]), toByteOffset: 64, as: SIMD8<Double>.self)
+            o.storeBytes(of: SIMD8(c0[4], c1[4], c2[4], c3[4], c0[5], c1[5], c2[5], c3[5]), toByteOffset: 128, as: SIMD8<Double>.self)
+            o.storeBytes(of: SIMD8(c0[6], c1[6], c2[6], c3[6], c0[7], c1[7], c2[7], c3[7]), toByteOffset: 192, as: SIMD8<Double>.self)
         }
     }
 

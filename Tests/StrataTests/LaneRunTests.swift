@@ -1,0 +1,66 @@
+import XCTest
+@testable import Strata
+
+/// Blocks of 8 animations on 8 consecutive layer rows are written with vector stores (lanes
+/// interleaved per layer for 2- and 4-lane properties); every other block is scattered. Both
+/// must show the same values, including after removals have swapped slots between blocks.
+final class LaneRunTests: XCTestCase {
+    /// On a fresh engine (a thread of its own): 83 new layers take consecutive rows.
+    private func onFreshEngine(_ body: @escaping () -> Void) {
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            body()
+            done.signal()
+        }
+        thread.start()
+        done.wait()
+    }
+
+    func test_consecutiveRowsAndScatteredBlocksShowTheSameLinearValues() {
+        onFreshEngine {
+            let n = 83   // 10 whole blocks and a tail of 3
+            let root = CALayer()
+            let renderer = CARenderer(layer: root)
+            let layers = (0..<n).map { _ in CALayer() }
+            withActionsDisabled {
+                for l in layers { root.addSublayer(l) }
+            }
+            renderer.renderFrame(atTime: 0)
+            let rows = layers.map(\.row)
+            XCTAssertEqual(rows, Array(rows[0]..<rows[0] + Int32(n)), "a fresh engine hands out consecutive rows")
+            func colour(_ i: Int) -> CGColor {
+                CGColor(red: Double(i % 7) / 7, green: Double(i % 5) / 5, blue: Double(i % 3) / 3, alpha: 1)
+            }
+            CATransaction.begin()
+            CATransaction.setAnimationDuration(1)
+            CATransaction.setAnimationTimingFunction(CAMediaTimingFunction(name: .linear))
+            for (i, l) in layers.enumerated() {
+                l.opacity = Float(i % 4) / 4
+                l.position = CGPoint(x: Double(i), y: Double(2 * i))
+                l.backgroundColor = colour(i)
+            }
+            CATransaction.commit()
+            // Remove every 17th layer's position animation: swap-removes move the last slots
+            // into blocks 0, 2, 4, 6 and 8 and break their runs; the other blocks keep theirs.
+            let removed = Set(stride(from: 3, to: n, by: 17))
+            for i in removed { layers[i].removeAnimation(forKey: "position") }
+            for t in [0.25, 0.5, 0.75] {
+                renderer.renderFrame(atTime: t)
+                for (i, l) in layers.enumerated() {
+                    let p = l.presentation()!
+                    XCTAssertEqual(Double(p.opacity), 1 + (Double(i % 4) / 4 - 1) * t, accuracy: 1e-6, "opacity of layer \(i) at \(t)")
+                    let position = removed.contains(i) ? CGPoint(x: Double(i), y: Double(2 * i)) : CGPoint(x: Double(i) * t, y: Double(2 * i) * t)
+                    XCTAssertEqual(p.position.x, position.x, accuracy: 1e-9, "position.x of layer \(i) at \(t)")
+                    XCTAssertEqual(p.position.y, position.y, accuracy: 1e-9, "position.y of layer \(i) at \(t)")
+                    // From no colour (transparent black, chosen) to the layer's colour.
+                    let c = colour(i).components!, shown = p.backgroundColor!.components!
+                    for k in 0..<4 { XCTAssertEqual(shown[k], c[k] * t, accuracy: 1e-9, "colour \(k) of layer \(i) at \(t)") }
+                }
+            }
+            let track = EngineContext.current.animations.tracks.first { $0.property == .position }!
+            XCTAssertEqual(track.count, n - removed.count)
+            XCTAssertGreaterThan((0..<(track.count / 8)).filter { track.runs[$0] != 0 }.count, 0, "some blocks kept a run")
+            XCTAssertLessThan((0..<(track.count / 8)).filter { track.runs[$0] != 0 }.count, track.count / 8, "removals broke some runs")
+        }
+    }
+}
