@@ -64,3 +64,49 @@ final class LaneRunTests: XCTestCase {
         }
     }
 }
+
+/// Keyframe tracks keep their keys in pools compacted once half is garbage, and remember
+/// each animation's segment between frames. Neither may change a value.
+final class KeyframePoolTests: XCTestCase {
+    func test_valuesSurviveCompactionAndSegmentHints() {
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            defer { done.signal() }
+            let n = 300
+            let root = CALayer()
+            let renderer = CARenderer(layer: root)
+            let layers = (0..<n).map { _ in CALayer() }
+            withActionsDisabled { for l in layers { root.addSublayer(l) } }
+            renderer.renderFrame(atTime: 0)
+            func keys(_ i: Int) -> [Double] { (0..<8).map { Double((i * 7 + $0 * 13) % 50) } }
+            inTransaction {
+                for (i, l) in layers.enumerated() {
+                    let a = CAKeyframeAnimation(keyPath: "position.x")
+                    a.values = keys(i).map { NSNumber(value: $0) }
+                    a.duration = 1
+                    l.add(a, forKey: "k")
+                }
+            }
+            // Frames forward (the hint moves a segment at a time), then removals enough to
+            // compact the pools (the survivors' keys are copied), then a jump back in time.
+            var removed = Set<Int>()
+            for (step, t) in [0.05, 0.2, 0.33, 0.5, 0.51, 0.9, 0.12].enumerated() {
+                if step == 4 {
+                    for i in 0..<n where i % 5 != 0 { layers[i].removeAnimation(forKey: "k"); removed.insert(i) }
+                }
+                renderer.renderFrame(atTime: t)
+                for (i, l) in layers.enumerated() {
+                    let shown = Double(l.presentation()!.position.x)
+                    if removed.contains(i) { XCTAssertEqual(shown, 0, "layer \(i) at \(t): no animation, the model"); continue }
+                    let k = keys(i), u = t * 7, seg = min(Int(u), 6), local = u - Double(seg)
+                    XCTAssertEqual(shown, k[seg] + (k[seg + 1] - k[seg]) * local, accuracy: 1e-9, "layer \(i) at \(t)")
+                }
+            }
+            let track = EngineContext.current.animations.keyframeTracks[0]
+            XCTAssertEqual(track.count, n / 5)
+            XCTAssertLessThan(track.coefficients.count, 2 * (n / 5) * 7 * 4, "the pools were compacted")
+        }
+        thread.start()
+        done.wait()
+    }
+}

@@ -32,7 +32,8 @@ struct CompiledKeyframes {
     /// Exact length of a one-lane cubic between s0 and s1: |v(s1) - v(s0)| summed over the
     /// monotone pieces between the derivative's roots (the speed |v'| has kinks there, which
     /// quadrature handles badly).
-    static func length1D(_ co: [Double], _ o: Int, _ s0: Double, _ s1: Double) -> Double {
+    static func length1D<C: RandomAccessCollection<Double>>(_ co: C, _ o: Int, _ s0: Double, _ s1: Double) -> Double
+    where C.Index == Int {
         let a = co[o], b = co[o + 1], c = co[o + 2], d = co[o + 3]
         func v(_ s: Double) -> Double { ((a * s + b) * s + c) * s + d }
         // Roots of 3a s^2 + 2b s + c inside (s0, s1).
@@ -56,8 +57,9 @@ struct CompiledKeyframes {
 
     /// The curve parameter at fraction x of a segment's arc length: the table gives a first
     /// guess, a Newton step on the exact length (Gauss-Legendre) refines it.
-    static func invertArc(_ x: Double, table: [Double], tableBase: Int,
-                          coefficients co: [Double], coefficientBase: Int, width: Int) -> Double {
+    static func invertArc<T: RandomAccessCollection<Double>, C: RandomAccessCollection<Double>>(
+        _ x: Double, table: T, tableBase: Int, coefficients co: C, coefficientBase: Int, width: Int) -> Double
+    where T.Index == Int, C.Index == Int {
         let k = arcSamples
         var lo = 0, hi = k
         while hi - lo > 1 {
@@ -123,9 +125,12 @@ struct CompiledKeyframes {
 }
 
 /// Running keyframe and path animations of one property lane range, as columns; keys live
-/// in pooled arrays (`times`, `curves`, `coefficients`, `arcs`) at per-animation offsets.
-/// Evaluation is per animation (the segment search differs per lane), branch-light and
-/// allocation-free.
+/// in pooled columns (`times`, `curves`, `coefficients`, `arcs`) at per-animation offsets.
+/// Evaluation is per animation (the segment differs per animation), branch-light and
+/// allocation-free: every column is manually managed memory (no bounds check, retain or
+/// uniqueness check in the loop), and each animation remembers its segment, which from one
+/// frame to the next is almost always the same or the next, so the segment search is a
+/// check of two key times.
 final class KeyframeTrack {
     let property: PropertyID
     let propertyWidth: Int
@@ -133,33 +138,34 @@ final class KeyframeTrack {
     let width: Int
 
     @exclusivity(unchecked) private(set) var count = 0
-    @exclusivity(unchecked) var layer: [Int32] = []
-    @exclusivity(unchecked) var timing: [Int32] = []
-    @exclusivity(unchecked) var record: [Int32] = []
-    @exclusivity(unchecked) var flags: [UInt8] = []
-    @exclusivity(unchecked) var segmentStart: [Int32] = []   // index into curves; times at segmentStart + slot
-    @exclusivity(unchecked) var timeStart: [Int32] = []
-    @exclusivity(unchecked) var coefficientStart: [Int32] = []
-    @exclusivity(unchecked) var arcStart: [Int32] = []       // -1: no arc table
-    @exclusivity(unchecked) var segmentCount: [Int32] = []
-    @exclusivity(unchecked) var span: [Double] = []          // width per slot
-    @exclusivity(unchecked) var scratch: [Double] = []       // width per slot
+    @exclusivity(unchecked) private(set) var capacity = 0
+    @exclusivity(unchecked) var layer: Column<Int32>
+    @exclusivity(unchecked) var timing: Column<Int32>
+    @exclusivity(unchecked) var record: Column<Int32>
+    @exclusivity(unchecked) var flags: Column<UInt8>
+    @exclusivity(unchecked) var segmentStart: Column<Int32>   // index into curves; times at timeStart
+    @exclusivity(unchecked) var timeStart: Column<Int32>
+    @exclusivity(unchecked) var coefficientStart: Column<Int32>
+    @exclusivity(unchecked) var arcStart: Column<Int32>       // -1: no arc table
+    @exclusivity(unchecked) var segmentCount: Column<Int32>
+    /// The segment the animation was in at its last evaluation (the search starts there).
+    @exclusivity(unchecked) var lastSegment: Column<Int32>
+    @exclusivity(unchecked) var span: Column<Double>          // width per slot
+    @exclusivity(unchecked) var scratch: Column<Double>       // width per slot
     /// Tangent angle of rotating slots at the last frame (NaN when not active).
-    @exclusivity(unchecked) var angle: [Double] = []
+    @exclusivity(unchecked) var angle: Column<Double>
 
     // Pools (append; compacted when half is garbage).
-    @exclusivity(unchecked) var times: [Double] = []
-    @exclusivity(unchecked) var curves: [Int32] = []
-    @exclusivity(unchecked) var coefficients: [Double] = []
-    @exclusivity(unchecked) var arcs: [Double] = []
+    @exclusivity(unchecked) var times = Pool<Double>()
+    @exclusivity(unchecked) var curves = Pool<Int32>()
+    @exclusivity(unchecked) var coefficients = Pool<Double>()
+    @exclusivity(unchecked) var arcs = Pool<Double>()
     @exclusivity(unchecked) private var garbage = 0
 
     /// Bytes of the slot columns and the key pools (their capacities).
     var bytesAllocated: Int {
-        (layer.capacity + timing.capacity + record.capacity + segmentStart.capacity + timeStart.capacity
-            + coefficientStart.capacity + arcStart.capacity + segmentCount.capacity + curves.capacity) * 4
-            + flags.capacity + (span.capacity + scratch.capacity + angle.capacity + times.capacity
-            + coefficients.capacity + arcs.capacity) * 8
+        capacity * (4 * 8 + 1 + 8 + 2 * width * 8 + 8)
+            + times.capacity * 8 + curves.capacity * 4 + coefficients.capacity * 8 + arcs.capacity * 8
     }
 
     init(property: PropertyID, offset: Int, width: Int) {
@@ -167,20 +173,49 @@ final class KeyframeTrack {
         self.propertyWidth = PropertyTable[property].width
         self.offset = offset
         self.width = width
+        let c = 64
+        capacity = c
+        layer = Column(capacity: c, fill: 0); timing = Column(capacity: c, fill: 0)
+        record = Column(capacity: c, fill: -1); flags = Column(capacity: c, fill: 0)
+        segmentStart = Column(capacity: c, fill: 0); timeStart = Column(capacity: c, fill: 0)
+        coefficientStart = Column(capacity: c, fill: 0); arcStart = Column(capacity: c, fill: -1)
+        segmentCount = Column(capacity: c, fill: 0); lastSegment = Column(capacity: c, fill: 0)
+        span = Column(capacity: c * width, fill: 0); scratch = Column(capacity: c * width, fill: 0)
+        angle = Column(capacity: c, fill: .nan)
+    }
+
+    deinit {
+        layer.free(); timing.free(); record.free(); flags.free(); segmentStart.free(); timeStart.free()
+        coefficientStart.free(); arcStart.free(); segmentCount.free(); lastSegment.free()
+        span.free(); scratch.free(); angle.free()
+        times.free(); curves.free(); coefficients.free(); arcs.free()
+    }
+
+    private func grow() {
+        let c = capacity * 2
+        layer.grow(to: c, fill: 0); timing.grow(to: c, fill: 0); record.grow(to: c, fill: -1); flags.grow(to: c, fill: 0)
+        segmentStart.grow(to: c, fill: 0); timeStart.grow(to: c, fill: 0); coefficientStart.grow(to: c, fill: 0)
+        arcStart.grow(to: c, fill: -1); segmentCount.grow(to: c, fill: 0); lastSegment.grow(to: c, fill: 0)
+        span.grow(to: c * width, fill: 0); scratch.grow(to: c * width, fill: 0); angle.grow(to: c, fill: .nan)
+        capacity = c
     }
 
     func append(layer l: Int32, timing t: Int32, record r: Int32, _ k: CompiledKeyframes, flags f: UInt8) -> Int32 {
+        if count == capacity { grow() }
         let s = count
         count += 1
-        layer.append(l); timing.append(t); record.append(r); flags.append(f)
-        timeStart.append(Int32(times.count)); times.append(contentsOf: k.times)
-        segmentStart.append(Int32(curves.count)); curves.append(contentsOf: k.curves)
-        coefficientStart.append(Int32(coefficients.count)); coefficients.append(contentsOf: k.coefficients)
-        if k.arcTables.isEmpty { arcStart.append(-1) } else { arcStart.append(Int32(arcs.count)); arcs.append(contentsOf: k.arcTables) }
-        segmentCount.append(Int32(k.segments))
-        span.append(contentsOf: k.span.isEmpty ? [Double](repeating: 0, count: width) : k.span)
-        scratch.append(contentsOf: [Double](repeating: 0, count: width))
-        angle.append(.nan)
+        layer[s] = l; timing[s] = t; record[s] = r; flags[s] = f
+        timeStart[s] = Int32(times.count); times.append(contentsOf: k.times)
+        segmentStart[s] = Int32(curves.count); curves.append(contentsOf: k.curves)
+        coefficientStart[s] = Int32(coefficients.count); coefficients.append(contentsOf: k.coefficients)
+        if k.arcTables.isEmpty { arcStart[s] = -1 } else { arcStart[s] = Int32(arcs.count); arcs.append(contentsOf: k.arcTables) }
+        segmentCount[s] = Int32(k.segments)
+        lastSegment[s] = 0
+        for c in 0..<width {
+            span[s * width + c] = k.span.isEmpty ? 0 : k.span[c]
+            scratch[s * width + c] = 0
+        }
+        angle[s] = .nan
         return Int32(s)
     }
 
@@ -188,13 +223,17 @@ final class KeyframeTrack {
     func remove(_ s: Int32) -> Int32 {
         let s = Int(s), last = count - 1
         garbage += Int(segmentCount[s]) * (2 + 4 * width)
-        func move<T>(_ a: inout [T], _ w: Int) {
-            for c in 0..<w { a[s * w + c] = a[last * w + c] }
-            a.removeLast(w)
+        if s != last {
+            layer[s] = layer[last]; timing[s] = timing[last]; record[s] = record[last]; flags[s] = flags[last]
+            segmentStart[s] = segmentStart[last]; timeStart[s] = timeStart[last]
+            coefficientStart[s] = coefficientStart[last]; arcStart[s] = arcStart[last]
+            segmentCount[s] = segmentCount[last]; lastSegment[s] = lastSegment[last]
+            for c in 0..<width {
+                span[s * width + c] = span[last * width + c]
+                scratch[s * width + c] = scratch[last * width + c]
+            }
+            angle[s] = angle[last]
         }
-        move(&layer, 1); move(&timing, 1); move(&record, 1); move(&flags, 1)
-        move(&segmentStart, 1); move(&timeStart, 1); move(&coefficientStart, 1); move(&arcStart, 1)
-        move(&segmentCount, 1); move(&span, width); move(&scratch, width); move(&angle, 1)
         count -= 1
         if garbage > 4096 && garbage * 2 > coefficients.count { compact() }
         return s == last ? -1 : record[s]
@@ -202,41 +241,52 @@ final class KeyframeTrack {
 
     /// Rewrites the pools without the keys of removed animations.
     private func compact() {
-        var t: [Double] = [], cv: [Int32] = [], co: [Double] = [], ar: [Double] = []
+        var t = Pool<Double>(), cv = Pool<Int32>(), co = Pool<Double>(), ar = Pool<Double>()
         let arcLen = CompiledKeyframes.arcStride
         for s in 0..<count {
             let n = Int(segmentCount[s])
             let ts = Int(timeStart[s]), ss = Int(segmentStart[s]), cs = Int(coefficientStart[s])
-            timeStart[s] = Int32(t.count); t.append(contentsOf: times[ts..<(ts + n + 1)])
-            segmentStart[s] = Int32(cv.count); cv.append(contentsOf: curves[ss..<(ss + n)])
-            coefficientStart[s] = Int32(co.count); co.append(contentsOf: coefficients[cs..<(cs + n * width * 4)])
+            timeStart[s] = Int32(t.count); t.append(from: times, ts, n + 1)
+            segmentStart[s] = Int32(cv.count); cv.append(from: curves, ss, n)
+            coefficientStart[s] = Int32(co.count); co.append(from: coefficients, cs, n * width * 4)
             if arcStart[s] >= 0 {
                 let a = Int(arcStart[s])
-                arcStart[s] = Int32(ar.count); ar.append(contentsOf: arcs[a..<(a + n * arcLen)])
+                arcStart[s] = Int32(ar.count); ar.append(from: arcs, a, n * arcLen)
             }
         }
+        times.free(); curves.free(); coefficients.free(); arcs.free()
         times = t; curves = cv; coefficients = co; arcs = ar
         garbage = 0
     }
 
     /// The segment and local parameter of progress u in slot s.
     @inline(__always)
-    func locate(_ s: Int, _ u: Double, curveTable: [UnitBezier]) -> (segment: Int, local: Double) {
+    func locate(_ s: Int, _ u: Double, curveTable: UnsafePointer<UnitBezier>) -> (segment: Int, local: Double) {
         let n = Int(segmentCount[s])
-        let ts = Int(timeStart[s])
-        var i = 0
-        while i < n - 1 && u >= times[ts + i + 1] { i += 1 }
-        let t0 = times[ts + i], t1 = times[ts + i + 1]
+        let tm = times.base + Int(timeStart[s])
+        // The segment of the last frame, if u is still in it (keys are non-decreasing, so
+        // that is the segment the search from 0 finds), else the search.
+        var i = Int(lastSegment[s])
+        if !((i == 0 || u >= tm[i]) && (i == n &- 1 || u < tm[i &+ 1])) {
+            i = 0
+            while i < n &- 1 && u >= tm[i &+ 1] { i &+= 1 }
+            lastSegment[s] = Int32(truncatingIfNeeded: i)
+        }
+        let t0 = tm[i], t1 = tm[i &+ 1]
         var x = t1 > t0 ? (u - t0) / (t1 - t0) : (u >= t1 ? 1 : 0)
         x = x < 0 ? 0 : (x > 1 ? 1 : x)
-        let cid = Int(curves[Int(segmentStart[s]) + i])
+        let cid = Int(curves[Int(segmentStart[s]) &+ i])
         if cid != 0 { x = curveTable[cid].solve(x) }
-        if arcStart[s] >= 0 {
-            x = CompiledKeyframes.invertArc(x, table: arcs, tableBase: Int(arcStart[s]) + i * CompiledKeyframes.arcStride,
-                                            coefficients: coefficients, coefficientBase: Int(coefficientStart[s]) + i * width * 4,
-                                            width: width)
-        }
+        if arcStart[s] >= 0 { x = invertArc(s, i, x) }
         return (i, x)
+    }
+
+    @inline(never)
+    private func invertArc(_ s: Int, _ i: Int, _ x: Double) -> Double {
+        CompiledKeyframes.invertArc(x, table: UnsafeBufferPointer(start: arcs.base, count: arcs.count),
+                                    tableBase: Int(arcStart[s]) + i * CompiledKeyframes.arcStride,
+                                    coefficients: UnsafeBufferPointer(start: coefficients.base, count: coefficients.count),
+                                    coefficientBase: Int(coefficientStart[s]) + i * width * 4, width: width)
     }
 
     /// Evaluates every slot at its entry's progress; writes presentation lanes (or scratch
@@ -244,7 +294,16 @@ final class KeyframeTrack {
     func evaluate(progress prog: UnsafeMutablePointer<Double>, phase: UnsafeMutablePointer<UInt8>,
                   iteration: UnsafeMutablePointer<Double>, curveTable: [UnitBezier],
                   presentation pres: UnsafeMutablePointer<Double>, model: UnsafeMutablePointer<Double>) {
+        curveTable.withUnsafeBufferPointer { table in
+            evaluate(prog, phase, iteration, table.baseAddress!, pres, model)
+        }
+    }
+
+    private func evaluate(_ prog: UnsafeMutablePointer<Double>, _ phase: UnsafeMutablePointer<UInt8>,
+                          _ iteration: UnsafeMutablePointer<Double>, _ curveTable: UnsafePointer<UnitBezier>,
+                          _ pres: UnsafeMutablePointer<Double>, _ model: UnsafeMutablePointer<Double>) {
         let w = width, pw = propertyWidth, off = offset
+        let co = coefficients.base
         for s in 0..<count {
             let e = Int(timing[s])
             let ph = phase[e]
@@ -258,25 +317,27 @@ final class KeyframeTrack {
                 continue
             }
             let (i, x) = locate(s, prog[e], curveTable: curveTable)
-            let base = Int(coefficientStart[s]) + i * w * 4
+            // Wrapping index arithmetic: indices are in range by construction, and checked
+            // arithmetic was a third of the loop's instructions.
+            let base = Int(coefficientStart[s]) &+ i &* (w &<< 2)
             let k = f & SlotFlags.cumulative != 0 ? iteration[e] : 0
+            let out = f & SlotFlags.compose != 0 ? scratch.base + s &* w : pres + (row &* pw &+ off)
+            let spans = span.base + s &* w
             for c in 0..<w {
-                let a = coefficients[base + c * 4], b = coefficients[base + c * 4 + 1]
-                let cc = coefficients[base + c * 4 + 2], d = coefficients[base + c * 4 + 3]
-                let v = ((a * x + b) * x + cc) * x + d + k * span[s * w + c]
-                if f & SlotFlags.compose != 0 { scratch[s * w + c] = v } else { pres[row * pw + off + c] = v }
+                let q = co + (base &+ c &<< 2)
+                out[c] = ((q[0] * x + q[1]) * x + q[2]) * x + q[3] + k * spans[c]
             }
             if f & SlotFlags.rotate != 0 && w >= 2 {
                 func slope(_ c: Int) -> Double {
-                    let a = coefficients[base + c * 4], b = coefficients[base + c * 4 + 1], cc = coefficients[base + c * 4 + 2]
+                    let a = co[base + c * 4], b = co[base + c * 4 + 1], cc = co[base + c * 4 + 2]
                     return (3 * a * x + 2 * b) * x + cc
                 }
                 var dx = slope(0), dy = slope(1)
                 if dx == 0 && dy == 0 {
                     // A cusp: look just inside the segment.
                     let xe = x < 0.5 ? 1e-6 : 1 - 1e-6
-                    let a0 = coefficients[base], b0 = coefficients[base + 1], c0 = coefficients[base + 2]
-                    let a1 = coefficients[base + 4], b1 = coefficients[base + 5], c1 = coefficients[base + 6]
+                    let a0 = co[base], b0 = co[base + 1], c0 = co[base + 2]
+                    let a1 = co[base + 4], b1 = co[base + 5], c1 = co[base + 6]
                     dx = (3 * a0 * xe + 2 * b0) * xe + c0
                     dy = (3 * a1 * xe + 2 * b1) * xe + c1
                 }

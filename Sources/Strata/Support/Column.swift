@@ -78,3 +78,49 @@ struct RowTable<Element> {
 
     func free() { rows.free() }
 }
+
+/// A growable, append-only run of trivially-copyable values in manually managed memory (the
+/// key pools of keyframe tracks): `base[i]` reads with no bounds check or retain. The owner
+/// frees it.
+struct Pool<Element> {
+    private(set) var base: UnsafeMutablePointer<Element>
+    private(set) var count = 0
+    private(set) var capacity = 0
+
+    init() {
+        base = UnsafeMutablePointer<Element>.allocate(capacity: 1)
+    }
+
+    private mutating func reserve(_ n: Int) {
+        guard count + n > capacity else { return }
+        var c = Swift.max(capacity, 64)
+        while c < count + n { c *= 2 }
+        let nb = UnsafeMutablePointer<Element>.allocate(capacity: c)
+        nb.moveInitialize(from: base, count: count)
+        base.deallocate()
+        base = nb
+        capacity = c
+    }
+
+    mutating func append(contentsOf values: [Element]) {
+        reserve(values.count)
+        values.withUnsafeBufferPointer { (base + count).initialize(from: $0.baseAddress!, count: $0.count) }
+        count += values.count
+    }
+
+    /// Appends `n` values of `other` from index `start`.
+    mutating func append(from other: Pool<Element>, _ start: Int, _ n: Int) {
+        reserve(n)
+        (base + count).initialize(from: other.base + start, count: n)
+        count += n
+    }
+
+    subscript(i: Int) -> Element {
+        @inline(__always) get { base[i] }
+    }
+
+    func free() {
+        base.deinitialize(count: count)
+        base.deallocate()
+    }
+}
