@@ -47,6 +47,9 @@ final class EngineContext {
     @exclusivity(unchecked) var dirtyObjects: [(row: Int32, key: Int32)] = []
     /// Layer properties whose replaced animation's value shows until the next render.
     @exclusivity(unchecked) var refreshAtRender: [(row: Int32, property: PropertyID)] = []
+    /// `endFrame`'s list of finished records (sequence, record), kept between frames so a
+    /// frame that retires thousands of animations does not allocate it again.
+    @exclusivity(unchecked) var finishedScratch: [(UInt64, Int32)] = []
     /// Stop callbacks of replaced animations, delivered once the replacement is added.
     @exclusivity(unchecked) var deferredStops: [(CAAnimation, Bool)] = []
     /// Open `StrataDiagnostics.capture` scopes of this thread.

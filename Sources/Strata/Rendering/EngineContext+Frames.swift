@@ -263,11 +263,21 @@ extension EngineContext {
             }
         }
         var finished: [(UInt64, Int32)] = []
+        swap(&finished, &finishedScratch)   // its buffer, without a copy
+        finished.removeAll(keepingCapacity: true)
+        defer {
+            finished.removeAll(keepingCapacity: true)
+            swap(&finished, &finishedScratch)
+        }
         let completed = timings.justCompleted
+        var inOrder = true
         for k in 0..<completed.count {
             let e = completed[k]
             let i = Int(e)
             guard timings.alive[i], timings.params[i].parent < 0 else { continue }
+            // An entry's list is newest first (records are linked at its head): reversed, it
+            // is usually in add order already, and the sort below is skipped.
+            let start = finished.count
             var id = timings.firstRecord[i]
             while id >= 0 {
                 let r = animations.records[Int(id)]
@@ -275,6 +285,10 @@ extension EngineContext {
                     finished.append((r.sequence, id))
                 }
                 id = r.nextInTiming
+            }
+            finished[start...].reverse()
+            if inOrder {
+                for j in max(start, 1)..<max(finished.count, 1) where finished[j - 1].0 > finished[j].0 { inOrder = false; break }
             }
         }
         // Completion groups are released in the add order of the animations that complete.
@@ -289,7 +303,7 @@ extension EngineContext {
         for (_, e) in released { entryDone(e) }
         var stopped: [(CAAnimation, Bool)] = []
         if !finished.isEmpty {
-            finished.sort { $0.0 < $1.0 }
+            if !inOrder { finished.sort { $0.0 < $1.0 } }
             for (_, id) in finished {
                 let r = animations.records[Int(id)]
                 guard r.flags & RecordFlags.alive != 0 else { continue }
