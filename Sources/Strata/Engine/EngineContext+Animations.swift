@@ -7,7 +7,7 @@ extension EngineContext {
     /// entry; no animation object is made unless the API asks for one.
     @inline(__always)
     func addImplicit(_ row: Int32, _ p: PropertyID, from: Lanes, to: Lanes) {
-        let info = PropertyTable.hot[p.index]
+        let info = hot[p.index]
         let w = info.width
         var f = from, t = to
         if info.kind == .color { fixNilColors(&f, &t) }
@@ -57,10 +57,11 @@ extension EngineContext {
         r.layer = row; r.key = key; r.property = p.raw; r.kind = .lanes; r.track = t; r.timing = e
         r.flags = RecordFlags.alive | (additive ? RecordFlags.additive : 0)
             | (object?.delegate != nil ? RecordFlags.hasDelegate : 0)
-        let alone = !additive && width == PropertyTable.hot[p.index].width && !hasAnimation(row: row, property: p)
+        let alone = !additive && width == hot[p.index].width && !hasAnimation(row: row, property: p)
         let id = animations.newRecord(r, object: object)
-        animations.records[Int(id)].slot = animations.tracks[Int(t)].append(
-            layer: row, timing: e, record: id, from: from, to: to, compose: false)
+        animations.records[Int(id)].slot = animations.trackHandles[Int(t)]._withUnsafeGuaranteedRef {
+            $0.append(layer: row, timing: e, record: id, from: from, to: to, compose: false)
+        }
         link(id)
         if !alone { updateComposition(row: row, p) }
         return id
@@ -113,7 +114,7 @@ extension EngineContext {
                 if r.flags & RecordFlags.additive != 0 { additive = true }
                 // A lane range (position.x) is laid over the model value, which may change.
                 let w = r.kind == .lanes ? animations.tracks[Int(r.track)].width : animations.keyframeTracks[Int(r.track)].width
-                if w != PropertyTable.hot[p.index].width { additive = true }
+                if w != hot[p.index].width { additive = true }
             }
             id = r.nextInLayer
         }

@@ -6,7 +6,7 @@ extension EngineContext {
     /// nothing and hashes no String.
     @inline(__always)
     func setProperty(_ layer: CALayer, _ p: PropertyID, _ new: Lanes) {
-        let info = PropertyTable.hot[p.index]
+        let info = hot[p.index]
         let w = info.width
         var finite = true
         for c in 0..<w where !new[c].isFinite { finite = false }

@@ -15,6 +15,9 @@ final class EngineContext {
     @exclusivity(unchecked) var now: Double = 0
     @exclusivity(unchecked) var lookupStrategy: ActionLookupStrategy = .interned
     let actionCache = ActionCache()
+    /// `PropertyTable.hot`, read once: the change path's every access to the global checked
+    /// its initialisation (`swift_once`).
+    let hot = PropertyTable.hot
     /// Threads `render()` may use for a large lane track (1: the calling thread only).
     @exclusivity(unchecked) var renderThreads = min(2, ProcessInfo.processInfo.activeProcessorCount)
     /// The second thread, started the first time a track is split.

@@ -55,10 +55,12 @@ final class AnimationStore {
     @exclusivity(unchecked) var objects: [CAAnimation?] = []
     /// Discrete values of object records.
     @exclusivity(unchecked) var objectValues: [Int32: (from: Any?, to: Any?)] = [:]
-    @exclusivity(unchecked) private var freeRecords: [Int32] = []
+    @exclusivity(unchecked) private var freeRecords = IndexStack()
     @exclusivity(unchecked) private var anonymousKey: Int32 = -1
 
     @exclusivity(unchecked) var tracks: [LaneTrack] = []
+    /// The same tracks unretained (owned by `tracks`): a call through one takes no retain.
+    @exclusivity(unchecked) var trackHandles: [Unmanaged<LaneTrack>] = []
     /// Lanes (slots x width) of the fullest lane track (a scan of the few tracks).
     var largestTrackLanes: Int {
         var m = 0
@@ -81,9 +83,12 @@ final class AnimationStore {
     /// (layer << 8 | property) of layer properties with composed animations.
     @exclusivity(unchecked) var composed: [Int64] = []
 
+    /// `PropertyTable.hot`, read once (a global's every access checks its initialisation).
+    let hot = PropertyTable.hot
+
     init() {}
 
-    deinit { records.free() }
+    deinit { records.free(); freeRecords.free() }
 
     var liveCount: Int { records.count - freeRecords.count }
 
@@ -94,7 +99,7 @@ final class AnimationStore {
 
     @inline(__always)
     func track(_ p: PropertyID, offset: Int, width: Int) -> Int32 {
-        if offset == 0 && p.isBuiltIn && width == PropertyTable.hot[p.index].width {
+        if offset == 0 && p.isBuiltIn && width == hot[p.index].width {
             let t = wholeTracks[p.index]
             if t >= 0 { return t }
             let made = makeTrack(p, offset: 0, width: width)
@@ -107,7 +112,9 @@ final class AnimationStore {
     private func makeTrack(_ p: PropertyID, offset: Int, width: Int) -> Int32 {
         let k = Int(p.raw) << 16 | offset << 8 | width
         if let t = trackIndex[k] { return t }
-        tracks.append(LaneTrack(property: p, offset: offset, width: width))
+        let track = LaneTrack(property: p, offset: offset, width: width)
+        tracks.append(track)
+        trackHandles.append(Unmanaged.passUnretained(track))
         let t = Int32(tracks.count - 1)
         trackIndex[k] = t
         return t
@@ -128,7 +135,7 @@ final class AnimationStore {
         var r = r0
         nextSequence &+= 1
         r.sequence = nextSequence
-        if let id = freeRecords.popLast() {
+        if let id = freeRecords.pop() {
             records[Int(id)] = r
             if let object { objects[Int(id)] = object }
             return id
@@ -149,7 +156,7 @@ final class AnimationStore {
         }
         records[Int(id)] = AnimationRecord()
         if objects[Int(id)] != nil { objects[Int(id)] = nil }
-        freeRecords.append(id)
+        freeRecords.push(id)
     }
 
     /// Bytes of the records table, the animation objects' slots and every track (capacity,

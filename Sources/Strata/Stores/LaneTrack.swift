@@ -84,7 +84,8 @@ final class LaneTrack {
             delta[lane(s, c)] = to[c] - f[c]
             scratch[lane(s, c)] = f[c]
         }
-        updateRun(s)
+        // A block's run is known once its eighth slot is filled.
+        if s & 7 == 7 { updateRun(s) } else if s & 7 == 0 { runs[s >> 3] = 0 }
         return Int32(s)
     }
 

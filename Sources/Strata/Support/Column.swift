@@ -124,3 +124,25 @@ struct Pool<Element> {
         base.deallocate()
     }
 }
+
+/// A stack of Int32 indices (a store's free list) in manually managed memory: push and pop
+/// with no uniqueness check or retain. The owner frees it.
+struct IndexStack {
+    private var items = Column<Int32>(capacity: 64, fill: -1)
+    private(set) var count = 0
+    var capacity: Int { items.capacity }
+
+    mutating func push(_ i: Int32) {
+        if count == items.capacity { items.grow(to: items.capacity * 2, fill: -1) }
+        items[count] = i
+        count += 1
+    }
+
+    mutating func pop() -> Int32? {
+        guard count > 0 else { return nil }
+        count -= 1
+        return items[count]
+    }
+
+    func free() { items.free() }
+}
