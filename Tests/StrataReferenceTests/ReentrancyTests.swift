@@ -1,0 +1,1 @@
+../StrataTests/ReentrancyTests.swift
