@@ -140,6 +140,9 @@ public enum StrataDiagnosticCode: String, Sendable {
     case openTransactionsAtThreadExit
     /// Any other argument outside what the API accepts.
     case invalidArgument
+    /// A layer used on a thread other than the one whose engine holds it (each thread has its
+    /// own engine and transaction stack): the call was refused, or a read may race.
+    case wrongThread
 }
 
 /// One diagnostic: bad input that the engine refused, leaving every other state unchanged.

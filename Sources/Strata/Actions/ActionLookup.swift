@@ -69,14 +69,14 @@ struct ChainLookup: ActionLookup {
         if let actions = layer.actions, let o = stepOutcome(actions[name]) { return o }
         if let o = styleOutcome(layer.style, name) { return o }
         if let o = stepOutcome(type(of: layer).defaultAction(forKey: name)) { return o }
-        return builtInOutcome(layer, key, flags: layer.context.layers.flags[Int(layer.row)])
+        return builtInOutcome(layer, key, flags: layer.engine.layers.flags[Int(layer.row)])
     }
 }
 
 struct InternedLookup: ActionLookup {
     @inline(__always)
     func lookup(_ layer: CALayer, _ key: PropertyID) -> ActionOutcome {
-        let f = layer.context.layers.flags[Int(layer.row)]
+        let f = layer.engine.layers.flags[Int(layer.row)]
         if f & LayerFlags.lookupSteps == 0 { return builtInOutcome(layer, key, flags: f) }
         return walk(layer, key, f)
     }
@@ -115,7 +115,7 @@ final class ActionCache {
 struct CachedLookup: ActionLookup {
     @inline(__always)
     func lookup(_ layer: CALayer, _ key: PropertyID) -> ActionOutcome {
-        let context = layer.context
+        let context = layer.engine
         let f = context.layers.flags[Int(layer.row)]
         if f & (LayerFlags.hasDelegate | LayerFlags.hasActions | LayerFlags.hasStyle) == 0 {
             if f & LayerFlags.customClass == 0 { return builtInOutcome(layer, key, flags: f) }

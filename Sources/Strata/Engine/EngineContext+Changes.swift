@@ -6,6 +6,7 @@ extension EngineContext {
     /// nothing and hashes no String.
     @inline(__always)
     func setProperty(_ layer: CALayer, _ p: PropertyID, _ new: Lanes) {
+        // Called on this engine's thread only (`CALayer.mutableEngine` checked it).
         let info = hot[p.index]
         let w = info.width
         var finite = true
@@ -62,6 +63,7 @@ extension EngineContext {
 
     /// `isHidden`: the `hidden` property change, then kCAOnOrderOut / kCAOnOrderIn.
     func setHidden(_ layer: CALayer, _ hidden: Bool) {
+        guard isCurrent else { return }   // another thread: refused (reported by CALayer.context)
         let was = layer.isHidden
         var l = Lanes()
         l[0] = hidden ? 1 : 0
@@ -74,6 +76,7 @@ extension EngineContext {
     /// An event (kCAOnOrderIn, kCAOnOrderOut ...): looked up and run unless actions are
     /// disabled; events have no built-in action.
     func runEvent(_ layer: CALayer, _ key: PropertyID) {
+        guard isCurrent else { return }   // another thread: refused (reported by CALayer.context)
         ensureTransaction()
         guard !transactions[transactions.count - 1].disableActions else { return }
         let name = KeyInterner.name(key)
@@ -89,6 +92,7 @@ extension EngineContext {
 
     /// An object-valued property change (contents, mask, paths, filters).
     func setObject(_ layer: CALayer, _ p: PropertyID, _ v: Any?) {
+        guard isCurrent else { return }   // another thread: refused (reported by CALayer.context)
         guard layer.row >= 0 else { refuseCopyMutation(p); return }
         if p == .mask, let m = v as? CALayer, m === layer {
             StrataDiagnostics.emit(.layerCycle, "a layer cannot be its own mask; mask unchanged")
@@ -119,6 +123,7 @@ extension EngineContext {
 
     /// Layer timing fields: stored, never animated; refused when not finite.
     func setTiming(_ layer: CALayer, _ p: PropertyID, _ v: Double) {
+        guard isCurrent else { return }   // another thread: refused (reported by CALayer.context)
         guard v.isFinite || (p == .repeatCount && v == .infinity) else {
             StrataDiagnostics.emit(.nonFiniteValue, "layer.\(PropertyTable[p].name) = \(v) must be finite; unchanged")
             return

@@ -53,6 +53,7 @@ extension EngineContext {
     /// diagnostic, and nothing changes (not even the animation under the same key).
     func addAnimation(_ anim: CAAnimation, forKey key: String?, to layer: CALayer,
                       fromAction: Bool, copied: Bool = false) {
+        guard isCurrent else { return }   // another thread: refused (reported by CALayer.context)
         guard layer.row >= 0 else {
             StrataDiagnostics.emit(.invalidArgument, "add(_:forKey:) on a presentation copy; ignored")
             return

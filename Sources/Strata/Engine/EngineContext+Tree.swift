@@ -4,11 +4,12 @@ import Foundation
 extension EngineContext {
     /// Refuses (with a diagnostic) a tree change that would create a cycle or cross engines.
     func canAdopt(_ child: CALayer, into parent: CALayer) -> Bool {
+        guard isCurrent else { return false }   // another thread: refused (reported by CALayer.context)
         guard child.row >= 0 else {
             StrataDiagnostics.emit(.invalidArgument, "a presentation copy cannot be added to a tree; tree unchanged")
             return false
         }
-        guard child.context === parent.context else {
+        guard child.engine === parent.engine else {
             StrataDiagnostics.emit(.invalidArgument, "layers of different threads' engines cannot share a tree; tree unchanged")
             return false
         }
@@ -24,6 +25,7 @@ extension EngineContext {
     /// Inserts (or moves) `child` under `parent` at `index`; kCAOnOrderIn runs when it joins
     /// a tree it was not in.
     func insert(_ child: CALayer, into parent: CALayer, at index: Int) {
+        guard isCurrent else { return }   // another thread: refused (reported by CALayer.context)
         let wasParent = layers.parent[Int(child.row)]
         ensureTransaction()
         if wasParent >= 0 {
@@ -41,6 +43,7 @@ extension EngineContext {
     }
 
     func detachFromParent(_ child: CALayer) {
+        guard isCurrent else { return }   // another thread: refused (reported by CALayer.context)
         guard layers.parent[Int(child.row)] >= 0 else { return }
         layers.unlink(child.row)
         Unmanaged.passUnretained(child).release()

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -61,6 +62,52 @@ final class EngineContext {
     init() {
         dirty.reserveCapacity(256)
         pendingEntries.reserveCapacity(64)
+    }
+
+    /// The thread-local key engines are found under, copied here so a check does not go
+    /// through the lazily initialised global.
+    let threadKey = contextKey
+
+    /// Whether this is the calling thread's engine (one thread-local read).
+    var isCurrent: Bool {
+        @inline(__always) get { pthread_getspecific(threadKey) == Unmanaged.passUnretained(self).toOpaque() }
+    }
+
+    /// A layer of this engine was used on another thread.
+    @inline(never)
+    func reportForeignUse(_ layer: CALayer) {
+        StrataDiagnostics.emit(.wrongThread,
+            "a CALayer\(layer.name.map { " named '\($0)'" } ?? "") was used on a thread other than the one that created it: each thread has its own engine and transaction stack, so changes from another thread are refused and reads may race; hand the work to the layer's own thread")
+    }
+
+    /// Rows of layers released on other threads, freed by this engine's own thread.
+    private let foreignReleaseLock = NSLock()
+    @exclusivity(unchecked) private var foreignReleases: [Int32] = []
+    /// Set (release) by a releasing thread after it queued a row; read (acquire) once per
+    /// frame and commit, so the common case takes no lock.
+    private let hasForeignReleases = Atomic<Bool>(false)
+
+    /// A layer of this engine went away on another thread: its row waits for this engine's
+    /// thread (`drainForeignReleases`), which alone touches the stores.
+    func releaseFromAnotherThread(_ row: Int32) {
+        StrataDiagnostics.emit(.wrongThread,
+            "a CALayer was released on a thread other than the one that created it; its engine frees it on its own thread, at the next frame or commit")
+        foreignReleaseLock.lock()
+        foreignReleases.append(row)
+        foreignReleaseLock.unlock()
+        hasForeignReleases.store(true, ordering: .releasing)
+    }
+
+    /// Frees the rows of layers released on other threads (on this engine's thread).
+    @inline(__always)
+    func drainForeignReleases() {
+        guard _slowPath(hasForeignReleases.load(ordering: .acquiring)) else { return }
+        hasForeignReleases.store(false, ordering: .relaxed)   // rows queued after this are seen next time
+        foreignReleaseLock.lock()
+        let rows = foreignReleases
+        foreignReleases.removeAll()
+        foreignReleaseLock.unlock()
+        for row in rows where layers.flags[Int(row)] & LayerFlags.alive != 0 { layerDidDeinit(row) }
     }
 
     /// This thread's engine, created on first use.

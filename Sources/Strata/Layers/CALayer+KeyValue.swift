@@ -12,6 +12,7 @@ extension CALayer {
 extension EngineContext {
     /// A custom key: stored on the layer; the lookup chain runs (no built-in action).
     func setCustom(_ layer: CALayer, _ key: PropertyID, _ value: Any?) {
+        guard isCurrent else { return }   // another thread: refused (reported by CALayer.context)
         guard layer.row >= 0 else {
             StrataDiagnostics.emit(.invalidArgument, "setValue on a presentation copy; copies are read-only")
             return

@@ -11,7 +11,24 @@ typealias Lanes = SIMD16<Double>
 ///     layer.opacity = 0          // model value now 0; animates over 0.25 s once committed
 ///     layer.presentation()       // nil until the layer has been committed once
 open class CALayer: NSObject, CAMediaTiming {
-    let context: EngineContext
+    /// The engine of the thread that created the layer.
+    let engine: EngineContext
+    /// `engine`, checked: used on another thread, the layer reports it (`.wrongThread`), and
+    /// the engine's change entry points refuse the call (a read still returns, and may race).
+    var context: EngineContext {
+        @inline(__always) get {
+            if _slowPath(!engine.isCurrent) { engine.reportForeignUse(self) }
+            return engine
+        }
+    }
+    /// `engine` when called on its thread; on another thread the call is reported and nil
+    /// (the change is refused). One thread-local read: the change paths check here, once.
+    var mutableEngine: EngineContext? {
+        @inline(__always) get {
+            if _slowPath(!engine.isCurrent) { engine.reportForeignUse(self); return nil }
+            return engine
+        }
+    }
     /// Row in `context.layers`, or -1 for a presentation or shadow copy.
     let row: Int32
     /// Every lane property of a copy made by `init(layer:)` / `presentation()`.
@@ -61,8 +78,8 @@ open class CALayer: NSObject, CAMediaTiming {
 
     /// A new layer with Apple's defaults, in this thread's engine.
     public required override init() {
-        context = EngineContext.current
-        row = context.layers.allocate(flags: 0)
+        engine = EngineContext.current
+        row = engine.layers.allocate(flags: 0)
         super.init()
         let cls = type(of: self)
         var f: UInt16 = 0
@@ -78,7 +95,7 @@ open class CALayer: NSObject, CAMediaTiming {
     /// A copy of `layer`'s model values, detached from any engine store (Core Animation
     /// uses this to make presentation copies; subclasses override it to copy their fields).
     public required init(layer: Any) {
-        context = EngineContext.current
+        engine = EngineContext.current
         row = -1
         super.init()
         guard let source = layer as? CALayer else { return }
@@ -92,7 +109,10 @@ open class CALayer: NSObject, CAMediaTiming {
     open class func layer() -> Self { self.init() }
 
     deinit {
-        if row >= 0 { context.layerDidDeinit(row) }
+        guard row >= 0 else { return }
+        // Released on another thread (the last reference handed there): the row is freed by
+        // its own thread, at its next frame or commit.
+        if engine.isCurrent { engine.layerDidDeinit(row) } else { engine.releaseFromAnotherThread(row) }
     }
 
     /// The key-value default of `key` for this class (Apple's API; built-in defaults).
@@ -516,13 +536,13 @@ open class CALayer: NSObject, CAMediaTiming {
 
     /// Removes the animation under `key` at once; the presentation snaps to the model.
     open func removeAnimation(forKey key: String) {
-        guard row >= 0 else { return }
+        guard row >= 0, context.isCurrent else { return }
         context.removeAnimation(row: row, key: KeyInterner.id(key).raw, finished: false, snap: true)
     }
 
     /// Removes every animation at once; the presentation snaps to the model.
     open func removeAllAnimations() {
-        guard row >= 0 else { return }
+        guard row >= 0, context.isCurrent else { return }
         context.removeAllAnimations(row: row)
     }
 
@@ -640,7 +660,7 @@ open class CALayer: NSObject, CAMediaTiming {
 
     @inline(__always)
     func setFlag(_ bit: UInt16, _ on: Bool) {
-        guard row >= 0 else { return }
+        guard row >= 0, context.isCurrent else { return }
         if on { context.layers.flags[Int(row)] |= bit } else { context.layers.flags[Int(row)] &= ~bit }
     }
 
@@ -671,11 +691,11 @@ open class CALayer: NSObject, CAMediaTiming {
     func writeScalar(_ p: PropertyID, _ v: Double) {
         var l = Lanes()
         l[0] = v
-        context.setProperty(self, p, l)
+        mutableEngine?.setProperty(self, p, l)
     }
 
     @inline(__always)
-    func writeLanes(_ p: PropertyID, _ l: Lanes) { context.setProperty(self, p, l) }
+    func writeLanes(_ p: PropertyID, _ l: Lanes) { mutableEngine?.setProperty(self, p, l) }
 
     func readObject(_ p: PropertyID) -> Any? {
         if row < 0 { return snapshotObjects[p.raw] }

@@ -4,6 +4,7 @@ extension EngineContext {
     /// Sets the clock and commits the implicit transaction (explicit ones stay open).
     func beginFrame(atTime t: Double) {
         now = t
+        drainForeignReleases()
         flush()
     }
 
@@ -346,14 +347,32 @@ open class CARenderer: NSObject {
             StrataDiagnostics.emit(.nonFiniteValue, "beginFrame(atTime: \(t)): time must be finite; frame ignored")
             return
         }
+        guard onOwnThread() else { return }
         context.beginFrame(atTime: t)
     }
 
     /// Computes every presentation value at the frame's time.
-    open func render() { context.render() }
+    open func render() {
+        guard onOwnThread() else { return }
+        context.render()
+    }
 
     /// Retires finished animations; delivers delegate callbacks and completion blocks.
-    open func endFrame() { context.endFrame() }
+    open func endFrame() {
+        guard onOwnThread() else { return }
+        context.endFrame()
+    }
+
+    /// A renderer drives its own thread's engine; on another thread the frame is refused.
+    @inline(__always)
+    private func onOwnThread() -> Bool {
+        if _slowPath(!context.isCurrent) {
+            StrataDiagnostics.emit(.wrongThread,
+                "a CARenderer was used on a thread other than the one whose engine it renders; frame refused")
+            return false
+        }
+        return true
+    }
 
     /// `beginFrame(atTime:)`, `render()`, `endFrame()`.
     open func renderFrame(atTime t: Double) {
@@ -361,6 +380,7 @@ open class CARenderer: NSObject {
             StrataDiagnostics.emit(.nonFiniteValue, "renderFrame(atTime: \(t)): time must be finite; frame ignored")
             return
         }
+        guard onOwnThread() else { return }
         context.beginFrame(atTime: t)
         context.render()
         context.endFrame()

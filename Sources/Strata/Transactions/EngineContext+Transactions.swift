@@ -16,6 +16,7 @@ extension EngineContext {
     /// `commit()`: pops the innermost explicit transaction. Without one, a diagnostic and no
     /// effect (the implicit transaction, if open, stays open).
     func commit(file: StaticString, line: UInt) {
+        drainForeignReleases()
         guard let top = transactions.last, !top.implicit else {
             StrataDiagnostics.emit(.unbalancedCommit,
                 "CATransaction.commit() without a matching begin() at \(file):\(line); ignored",
