@@ -74,6 +74,20 @@ int strata_alloc_counting_is_active(void) {
     return active;
 }
 
+/* Under AddressSanitizer or ThreadSanitizer the sanitizer's runtime owns the malloc family
+ * (and calls malloc before it is initialised): no interposer then, and no counts
+ * (strata_alloc_counting_is_active() says so; the allocation tests are not part of the
+ * sanitizer runs, scripts/sanitize). */
+#if defined(__has_feature)
+#  if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#    define STRATA_SANITIZED 1
+#  endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#  define STRATA_SANITIZED 1
+#endif
+
+#ifndef STRATA_SANITIZED
 STRATA_EXPORT void *malloc(size_t size) {
     note_alloc(size);
     return __libc_malloc(size);
@@ -138,3 +152,4 @@ STRATA_EXPORT void *pvalloc(size_t size) {
     note_alloc(size);
     return __libc_pvalloc(size);
 }
+#endif /* STRATA_SANITIZED */
