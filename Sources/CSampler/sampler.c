@@ -237,6 +237,20 @@ static void resolve_loader_functions(void) {
     { RESOLVE(real_dlclose, dlclose_fn, "dlclose") (void)f; }
 }
 
+/* Under AddressSanitizer or ThreadSanitizer the sanitizer runtime calls dl_iterate_phdr
+ * while it initialises, before anything here may run instrumented: no interposers then
+ * (the profiler still works; a sample taken inside the loader is caught only by
+ * `_r_debug.r_state`). The profiler's tests are not part of the sanitizer runs. */
+#if defined(__has_feature)
+#  if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#    define CSAMPLER_SANITIZED 1
+#  endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#  define CSAMPLER_SANITIZED 1
+#endif
+
+#ifndef CSAMPLER_SANITIZED
 int dl_iterate_phdr(int (*callback)(struct dl_phdr_info *, size_t, void *), void *data) {
     RESOLVE(real_iterate_phdr, iterate_phdr_fn, "dl_iterate_phdr")
     if (!f) return 0;
@@ -263,6 +277,8 @@ int dlclose(void *handle) {
     t_state.in_loader--;
     return r;
 }
+
+#endif /* CSAMPLER_SANITIZED */
 
 static int loader_busy(void) {
     return t_state.in_loader > 0 || *(volatile int *)&_r_debug.r_state != RT_CONSISTENT;

@@ -58,13 +58,16 @@ final class ThreadTests: XCTestCase {
     }
 
     func test_threadEndingWithOpenTransaction_commitsIt() {
-        var completionRan = false
+        // The block runs in the thread's exit (after its body): waited for by a semaphore it
+        // signals, not by sleeping.
+        let ran = DispatchSemaphore(value: 0)
         onNewThread {
             CATransaction.begin()
-            CATransaction.setCompletionBlock { completionRan = true }
+            CATransaction.setCompletionBlock { ran.signal() }
             // no commit: the thread ends with the transaction open
         }
-        XCTAssertTrue(completionRan, "the open transaction was committed at thread exit; with no animation its block ran")
+        XCTAssertEqual(ran.wait(timeout: .now() + 5), .success,
+                       "the open transaction was committed at thread exit; with no animation its block ran")
     }
 
     /// Several threads each run their own transactions and frames at the same time, on their
