@@ -136,12 +136,17 @@ public enum ReportBuilder {
         do { data = try Data(contentsOf: url) } catch {
             throw BenchmarkError("cannot read \(url.path): \(error.localizedDescription)")
         }
+        return try read(data, name: url.path)
+    }
+
+    /// A report from its bytes; `name` (a path) is what the errors call it.
+    public static func read(_ data: Data, name: String) throws -> (googleBenchmark: [String: Any], strata: StrataBlock) {
         let object: Any
         do { object = try JSONSerialization.jsonObject(with: data) } catch {
-            throw BenchmarkError("\(url.path) is not valid JSON: \(jsonErrorPosition(error, data))")
+            throw BenchmarkError("\(name) is not valid JSON: \(jsonErrorPosition(error, data))")
         }
         guard var doc = object as? [String: Any], let block = doc.removeValue(forKey: "strata") else {
-            throw BenchmarkError("\(url.path) has no `strata` block: not a strata-bench report")
+            throw BenchmarkError("\(name) has no `strata` block: not a strata-bench report")
         }
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
@@ -149,7 +154,7 @@ public enum ReportBuilder {
             let strata = try decoder.decode(StrataBlock.self, from: JSONSerialization.data(withJSONObject: block))
             return (doc, strata)
         } catch {
-            throw BenchmarkError("\(url.path): the `strata` block does not match schema \(StrataBlock.currentSchemaVersion): \(error)")
+            throw BenchmarkError("\(name): the `strata` block does not match schema \(StrataBlock.currentSchemaVersion): \(error)")
         }
     }
 

@@ -1,0 +1,89 @@
+import Foundation
+
+/// One frame-time scene's figures (times in ms).
+public struct SceneResult: Codable, Equatable {
+    public var name: String
+    /// What the scene does, in a sentence.
+    public var description: String
+    public var layers: Int
+    /// Frames recorded (warm-up excluded).
+    public var frames: Int
+    public var warmupFrames: Int
+    public var p50: Double
+    public var p90: Double
+    public var p99: Double
+    public var p999: Double
+    public var max: Double
+    public var mean: Double
+    /// The `renderFrame` part alone (commit + render + endFrame).
+    public var renderP50: Double
+    public var renderP99: Double
+    /// Shares of frames within 16.67 ms (60 Hz) and 8.33 ms (120 Hz).
+    public var withinBudget16: Double
+    public var withinBudget8: Double
+    /// Refreshes a 60 Hz display would have missed.
+    public var droppedFrames: Int
+    /// Time beyond the 60 Hz budget per second of frames (Apple's hitch ratio), ms/s.
+    public var hitchMsPerSecond: Double
+    /// HdrHistogram buckets: [upper value ns, count], logarithmic (10 µs, x1.1).
+    public var histogram: [[Double]]
+    /// Every frame's time (the first 20,000), for the timeline.
+    public var frameTimesMs: [Double]
+    /// The engine's store sizes and the process's resident memory through the run (nil in
+    /// reports written before they were recorded).
+    public var memory: SceneMemory?
+}
+
+/// Memory through a scene: whether churn (animations started and retired, subtrees moved in
+/// and out) makes the engine grow, and what a layer and a running animation cost.
+public struct SceneMemory: Codable, Equatable {
+    /// One reading: after `frame` frames (warm-up included).
+    public struct Sample: Codable, Equatable {
+        public var frame: Int
+        /// Resident set of the whole process (/proc/self/statm).
+        public var residentBytes: Int
+        /// The engine's stores (capacities): layers, animations and timing entries.
+        public var storeBytes: Int
+        public var layers: Int
+        public var animations: Int
+        public init(frame: Int, residentBytes: Int, storeBytes: Int, layers: Int, animations: Int) {
+            self.frame = frame
+            self.residentBytes = residentBytes
+            self.storeBytes = storeBytes
+            self.layers = layers
+            self.animations = animations
+        }
+    }
+
+    /// Readings at the end of the warm-up, every tenth of the run, and at the end.
+    public var samples: [Sample]
+    /// Layer-store bytes per live layer, and animation and timing-store bytes per running
+    /// animation, at the end of the run (capacities, so slack included).
+    public var bytesPerLayer: Double
+    public var bytesPerAnimation: Double
+    /// The largest reading of each, after the warm-up.
+    public var peakResidentBytes: Int
+    public var peakStoreBytes: Int
+
+    public init(samples: [Sample], bytesPerLayer: Double, bytesPerAnimation: Double) {
+        self.samples = samples
+        self.bytesPerLayer = bytesPerLayer
+        self.bytesPerAnimation = bytesPerAnimation
+        peakResidentBytes = samples.map(\.residentBytes).max() ?? 0
+        peakStoreBytes = samples.map(\.storeBytes).max() ?? 0
+    }
+
+    /// Store bytes at the end minus at the end of the warm-up: 0 when churn leaves the
+    /// stores' capacities where the warm-up put them.
+    public var storeGrowthBytes: Int { (samples.last?.storeBytes ?? 0) - (samples.first?.storeBytes ?? 0) }
+    /// Resident bytes at the end minus at the end of the warm-up.
+    public var residentGrowthBytes: Int { (samples.last?.residentBytes ?? 0) - (samples.first?.residentBytes ?? 0) }
+
+    /// This process's resident set in bytes (/proc/self/statm), or 0 where it cannot be read.
+    public static func residentBytes() -> Int {
+        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+        let fields = text.split(separator: " ")
+        guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+}
