@@ -143,6 +143,9 @@ public enum StrataDiagnosticCode: String, Sendable {
     /// A layer used on a thread other than the one whose engine holds it (each thread has its
     /// own engine and transaction stack): the call was refused, or a read may race.
     case wrongThread
+    /// A thread's engine is at one of its capacity limits (`StrataEngine.capacityLimits`):
+    /// the layer is made inert, or the animation is not added.
+    case outOfCapacity
 }
 
 /// One diagnostic: bad input that the engine refused, leaving every other state unchanged.

@@ -30,12 +30,22 @@ extension EngineContext {
         for c in 0..<w { model[row * w + c] = new[c] }
         switch outcome {
         case .none: break
-        case .builtIn(.basic): addImplicit(layer.row, p, from: old, to: new)
+        case .builtIn(.basic):
+            if _fastPath(hasRoomForAnimations()) { addImplicit(layer.row, p, from: old, to: new) } else { implicitAtCapacity(p) }
         case .builtIn(_): addBuiltInTransition(layer)
         case .action(let a): runAction(a, layer: layer, row: layer.row, p, old: old)
         }
         dirty.append((layer.row, p))
         deliverDeferred()
+    }
+
+    /// The engine is full: the change applies without its implicit animation (reported once
+    /// per transaction).
+    @inline(never)
+    func implicitAtCapacity(_ p: PropertyID) {
+        guard !reportedFullThisTransaction else { return }
+        reportedFullThisTransaction = true
+        refuseAnimationsAtCapacity("the implicit animation of \(PropertyTable[p].name) (the value is set, without animation; further ones in this transaction are dropped silently)")
     }
 
     @inline(never)
@@ -110,7 +120,9 @@ extension EngineContext {
         switch outcome {
         case .none: break
         case .builtIn(.transition): addBuiltInTransition(layer)
-        case .builtIn(_): addObjectAnimation(layer, p, from: old, to: v, timing: implicitEntry(), key: p.raw, object: nil)
+        case .builtIn(_):
+            if hasRoomForAnimations() { addObjectAnimation(layer, p, from: old, to: v, timing: implicitEntry(), key: p.raw, object: nil) }
+            else { implicitAtCapacity(p) }
         case .action(let a):
             changeInFlight = (layer.row, p, [])
             objectInFlight = (old, v)

@@ -37,6 +37,12 @@ extension EngineContext {
         case transition
         case group([(CAAnimation, Prepared)])
 
+        /// Records it takes (a group one for itself and its children's).
+        var records: Int {
+            if case let .group(children) = self { return 1 + children.reduce(0) { $0 + $1.1.records } }
+            return 1
+        }
+
         /// The property whose lanes it writes (-1: none, e.g. transitions and groups).
         var property: Int32 {
             switch self {
@@ -61,6 +67,10 @@ extension EngineContext {
         ensureTransaction()
         let stored = copied ? anim : (anim.copy() as! CAAnimation)
         guard let prepared = prepare(stored, layer: layer) else { return }
+        guard hasRoomForAnimations(prepared.records), fitsKeyPools(prepared) else {
+            refuseAnimationsAtCapacity("add(_:forKey: \(key ?? "nil"))")
+            return
+        }
         let keyID: Int32
         if stored is CATransition { keyID = KeyInterner.transition.raw }
         else { keyID = key.map { KeyInterner.id($0).raw } ?? animations.nextAnonymousKey() }
@@ -70,6 +80,19 @@ extension EngineContext {
         removeAnimation(row: layer.row, key: keyID, finished: false, replacing: prepared.property)
         install(prepared, object: stored, layer: layer, key: keyID, timing: e)
         deliverDeferred()
+    }
+
+    /// Whether keyframe keys fit their track's pools, which are addressed by Int32 offsets.
+    func fitsKeyPools(_ p: Prepared) -> Bool {
+        switch p {
+        case let .keyframes(prop, offset, width, k, _, _, _):
+            let t = animations.keyframeTracks.first { $0.property == prop && $0.offset == offset && $0.width == width }
+            let limit = Int(Int32.max)
+            return (t?.coefficients.count ?? 0) + k.coefficients.count < limit && (t?.arcs.count ?? 0) + k.arcTables.count < limit
+                && (t?.times.count ?? 0) + k.times.count < limit
+        case let .group(children): return children.allSatisfy { fitsKeyPools($0.1) }
+        default: return true
+        }
     }
 
     /// Validates and converts one animation (recursively for groups); nil after a diagnostic.

@@ -64,6 +64,24 @@ final class EngineContext {
         pendingEntries.reserveCapacity(64)
     }
 
+    /// Capacity limits of this engine (rows and records are Int32 indices): past them a new
+    /// layer is inert and a new animation is refused, each with an `.outOfCapacity`
+    /// diagnostic, never a wrapped index.
+    @exclusivity(unchecked) var maxLayers = Int(Int32.max) - 1
+    @exclusivity(unchecked) var maxAnimations = Int(Int32.max) - 1
+    /// One diagnostic per transaction for implicit animations dropped at the limit.
+    @exclusivity(unchecked) var reportedFullThisTransaction = false
+
+    /// Room for `n` more animation records (and their timing entries and track slots).
+    @inline(__always)
+    func hasRoomForAnimations(_ n: Int = 1) -> Bool { animations.liveCount &+ n <= maxAnimations }
+
+    @inline(never)
+    func refuseAnimationsAtCapacity(_ what: String) {
+        StrataDiagnostics.emit(.outOfCapacity,
+            "\(what): this thread's engine holds at most \(maxAnimations) running animations (StrataEngine.capacityLimits.animations) and has \(animations.liveCount); not added")
+    }
+
     /// The thread-local key engines are found under, copied here so a check does not go
     /// through the lazily initialised global.
     let threadKey = contextKey

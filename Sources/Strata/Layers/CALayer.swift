@@ -79,6 +79,16 @@ open class CALayer: NSObject, CAMediaTiming {
     /// A new layer with Apple's defaults, in this thread's engine.
     public required override init() {
         engine = EngineContext.current
+        guard engine.layers.liveCount < engine.maxLayers else {
+            // The engine is full: an inert layer (like a copy: defaults, in no tree, its
+            // changes refused), with a diagnostic naming the limit; nothing wraps.
+            row = -1
+            super.init()
+            snapshot = PropertyTable.defaultSnapshot
+            StrataDiagnostics.emit(.outOfCapacity,
+                "this thread's engine holds at most \(engine.maxLayers) layers (StrataEngine.capacityLimits.layers); this CALayer is inert: in no tree, its changes refused")
+            return
+        }
         row = engine.layers.allocate(flags: 0)
         super.init()
         let cls = type(of: self)

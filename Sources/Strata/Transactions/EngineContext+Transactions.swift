@@ -33,7 +33,10 @@ extension EngineContext {
             g.committed = true
             if g.pending == 0 { groupsToFire.append(g) }
         }
-        if transactions.isEmpty { commitToRenderTree() }
+        if transactions.isEmpty {
+            commitToRenderTree()
+            reportedFullThisTransaction = false
+        }
         fireCompletionGroups()
     }
 
