@@ -145,14 +145,15 @@ public enum Soak {
         var failures: [String] = []
         var warmupStore = 0, warmupResident = 0, peakStore = 0, peakResident = 0
         let budgets = [0.1, 0.25, 0.4]
-        var frameNs: UInt64 = 0
+        var frameNs: UInt64 = 0, framesTimed = 0
 
         func read(_ frame: Int) {
             let m = StrataEngine.memory
             let r = Reading(frame: frame, layers: m.layers, animations: m.animations, storeBytes: m.totalBytes,
                             residentBytes: SceneMemory.residentBytes(),
-                            frameMs: Double(frameNs) / 1e6 / Double(max(1, min(frame, c.checkEvery))))
+                            frameMs: Double(frameNs) / 1e6 / Double(max(1, framesTimed)))
             frameNs = 0
+            framesTimed = 0
             readings.append(r)
             if r.layers != 1 + containers.count + leaves.count {
                 failures.append("frame \(frame): the engine holds \(r.layers) layers, the soak \(1 + containers.count + leaves.count)")
@@ -206,6 +207,7 @@ public enum Soak {
             }
             renderer.renderFrame(atTime: now)
             frameNs &+= DispatchTime.now().uptimeNanoseconds &- t0
+            framesTimed += 1
             if f % c.checkEvery == 0 || f == c.warmupFrames {
                 read(f)
                 progress("frame \(f) of \(c.frames): \(readings.last!.animations) animations, stores \(readings.last!.storeBytes >> 20) MiB, resident \(readings.last!.residentBytes >> 20) MiB, \(String(format: "%.2f", readings.last!.frameMs)) ms per frame")

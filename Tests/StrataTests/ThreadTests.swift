@@ -126,7 +126,7 @@ final class ThreadTests: XCTestCase {
     func test_layerUsedOnAnotherThread_isRefusedWithADiagnostic() {
         let handedOver = DispatchSemaphore(value: 0), used = DispatchSemaphore(value: 0), finished = DispatchSemaphore(value: 0)
         var layer: CALayer?
-        var ownerView: (opacity: Float, position: CGPoint, keys: [String]?, sublayers: Int)?
+        var ownerView: (opacity: Float, position: CGPoint, keys: [String]?, sublayers: Int, actions: Int)?
         let owner = Thread {
             let root = CALayer()
             let l = CALayer()
@@ -137,7 +137,7 @@ final class ThreadTests: XCTestCase {
             handedOver.signal()
             used.wait()   // the other thread tries its changes now
             CATransaction.flush()
-            ownerView = (l.opacity, l.position, l.animationKeys(), l.sublayers?.count ?? 0)
+            ownerView = (l.opacity, l.position, l.animationKeys(), l.sublayers?.count ?? 0, l.actions?.count ?? 0)
             finished.signal()
             _ = root
         }
@@ -152,17 +152,19 @@ final class ThreadTests: XCTestCase {
             a.fromValue = 0.0
             a.toValue = 1.0
             l.add(a, forKey: "fade")
+            l.actions = ["opacity": NSNull()]
             _ = l.opacity   // a read: reported, not refused
         }
         used.signal()
         finished.wait()
         layer = nil
-        XCTAssertGreaterThanOrEqual(d.filter { $0.code == .wrongThread }.count, 5, d.map(\.message).joined(separator: "\n"))
+        XCTAssertGreaterThanOrEqual(d.filter { $0.code == .wrongThread }.count, 6, d.map(\.message).joined(separator: "\n"))
         XCTAssertTrue(d.contains { $0.code == .wrongThread && $0.message.contains("'handed'") })
         XCTAssertEqual(ownerView?.opacity, 1, "the change was not applied")
         XCTAssertEqual(ownerView?.position, .zero)
         XCTAssertNil(ownerView?.keys, "no animation was added")
         XCTAssertEqual(ownerView?.sublayers, 0)
+        XCTAssertEqual(ownerView?.actions, 0, "the actions were put back")
     }
 
     /// The last reference to a layer released on another thread: reported, and the layer's

@@ -40,11 +40,15 @@ open class CALayer: NSObject, CAMediaTiming {
 
     /// The delegate (weak): asked first in the action lookup.
     open weak var delegate: CALayerDelegate? {
-        didSet { setFlag(LayerFlags.hasDelegate, delegate != nil) }
+        didSet {
+            if refusedOnAnotherThread() { delegate = oldValue; return }
+            setFlag(LayerFlags.hasDelegate, delegate != nil)
+        }
     }
     /// Actions by key, asked second. NSNull values stop the lookup.
     open var actions: [String: CAAction]? {
         didSet {
+            if refusedOnAnotherThread() { actions = oldValue; return }
             internedActions = [:]
             for (k, a) in actions ?? [:] { internedActions[KeyInterner.id(k).raw] = a }
             setFlag(LayerFlags.hasActions, !(actions?.isEmpty ?? true))
@@ -54,7 +58,19 @@ open class CALayer: NSObject, CAMediaTiming {
     var internedActions: [Int32: CAAction] = [:]
     /// Style dictionary: `style["actions"]` is asked third, then `style["style"]` recursively.
     open var style: [AnyHashable: Any]? {
-        didSet { setFlag(LayerFlags.hasStyle, style != nil) }
+        didSet {
+            if refusedOnAnotherThread() { style = oldValue; return }
+            setFlag(LayerFlags.hasStyle, style != nil)
+        }
+    }
+
+    /// A change made on a thread other than the layer's own: reported, and the caller puts
+    /// the old value back (the lookup flags and the stored value stay in step).
+    @inline(__always)
+    func refusedOnAnotherThread() -> Bool {
+        guard row >= 0, _slowPath(!engine.isCurrent) else { return false }
+        engine.reportForeignUse(self)
+        return true
     }
     /// A name for debugging and lookup.
     open var name: String?
@@ -670,7 +686,7 @@ open class CALayer: NSObject, CAMediaTiming {
 
     @inline(__always)
     func setFlag(_ bit: UInt16, _ on: Bool) {
-        guard row >= 0, context.isCurrent else { return }
+        guard row >= 0 else { return }
         if on { context.layers.flags[Int(row)] |= bit } else { context.layers.flags[Int(row)] &= ~bit }
     }
 

@@ -103,6 +103,7 @@ struct Pool<Element> {
     }
 
     mutating func append(contentsOf values: [Element]) {
+        guard !values.isEmpty else { return }   // an empty array may have no buffer at all
         reserve(values.count)
         values.withUnsafeBufferPointer { (base + count).initialize(from: $0.baseAddress!, count: $0.count) }
         count += values.count
@@ -110,6 +111,7 @@ struct Pool<Element> {
 
     /// Appends `n` values of `other` from index `start`.
     mutating func append(from other: Pool<Element>, _ start: Int, _ n: Int) {
+        guard n > 0 else { return }
         reserve(n)
         (base + count).initialize(from: other.base + start, count: n)
         count += n
