@@ -74,6 +74,11 @@ enum Fixtures {
                                             median: variant == "implicit" ? 63 : 300))
             }
         }
+        for n in sizes {   // the reference engine's commits: a line of their own
+            benchmarks.append(benchmark("commit/reference/implicit/\(n)", suite: "commit", item: "change", items: n,
+                                        parameters: ["suite": "commit", "engine": "reference", "variant": "implicit", "properties": "1", "n": "\(n)"],
+                                        median: 1_800))
+        }
         var growth: [[String: Any]] = []
         for op in ["build", "convert-time"] {
             for shape in ["chain", "fan"] {

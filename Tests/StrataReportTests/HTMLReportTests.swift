@@ -99,6 +99,16 @@ final class HTMLReportTests: XCTestCase {
         }
     }
 
+    /// The reference engine's commits are a dashed line of their own beside the fast
+    /// engine's, not points of its line (which then zig-zagged between the two engines).
+    func test_referenceCommitsAreASeriesOfTheirOwn() throws {
+        let html = try full()
+        let chart = try XCTUnwrap(matches(#"<svg[^>]*data-chart="commit-cost"[\s\S]*?</svg>"#, in: html).first)
+        XCTAssertTrue(chart.contains(">implicit · reference<"), "a legend entry for the reference line")
+        XCTAssertTrue(chart.contains(">implicit<"))
+        XCTAssertTrue(chart.contains("stroke-dasharray"), "the reference line is dashed")
+    }
+
     func test_sceneMemoryIsShownWithItsGrowth() throws {
         let html = try full()
         XCTAssertTrue(html.contains(">bytes / layer</span><span class=\"stat-value\">354 B<"))

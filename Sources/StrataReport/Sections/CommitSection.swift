@@ -6,16 +6,26 @@ enum CommitSection {
         let commits = block.benchmarks.filter { $0.suite == "commit" }
         guard !commits.isEmpty else { return nil }
         let usable = commits.filter(\.usable)
-        let variants = Order.distinct(usable.map { $0.parameters["variant"] ?? $0.name })
-        func variant(_ b: BenchmarkSummary) -> String { b.parameters["variant"] ?? b.name }
+        // A line per variant and engine: the reference engine's commits (dashed, hollow) are a
+        // series of their own, not points of the fast engine's line.
+        func variant(_ b: BenchmarkSummary) -> String {
+            let v = b.parameters["variant"] ?? b.name
+            return b.parameters["engine"] == "reference" ? "\(v) · reference" : v
+        }
+        let variants = Order.distinct(usable.map(variant))
+        let fastVariants = Order.distinct(usable.filter { $0.parameters["engine"] != "reference" }.map(variant))
         func tip(_ b: BenchmarkSummary) -> String {
             "\(variant(b)), N = \(Format.integer(b.n)) layers, \(b.parameters["properties"] ?? "1") propert\(b.parameters["properties"] == "1" ? "y" : "ies") each\n\(b.spread)"
         }
-        let series = variants.enumerated().map { i, v in
-            LineSeries(label: v, colour: Palette.colour(i), marker: Marker.at(i),
-                       points: usable.filter { variant($0) == v && $0.n != nil }.map {
-                           LinePoint(x: $0.n!, y: $0.medianNsPerItem, low: $0.minNsPerItem, high: $0.maxNsPerItem, tooltip: tip($0))
-                       })
+        let series = variants.map { v -> LineSeries in
+            let reference = v.hasSuffix(" · reference")
+            // A reference line takes its fast engine variant's colour and marker.
+            let i = fastVariants.firstIndex(of: reference ? String(v.dropLast(" · reference".count)) : v) ?? variants.firstIndex(of: v) ?? 0
+            return LineSeries(label: v, colour: Palette.colour(i), dash: reference ? .dashed : .solid, marker: Marker.at(i),
+                              hollow: reference,
+                              points: usable.filter { variant($0) == v && $0.n != nil }.map {
+                                  LinePoint(x: $0.n!, y: $0.medianNsPerItem, low: $0.minNsPerItem, high: $0.maxNsPerItem, tooltip: tip($0))
+                              })
         }
         let fits = Dictionary(block.growth.filter { $0.suite == "commit" }.map { ($0.family, $0) }, uniquingKeysWith: { a, _ in a })
         var t = Table([.init("variant"), .init("N", numeric: true), .init("median", numeric: true), .init("min", numeric: true),
