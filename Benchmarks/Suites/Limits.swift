@@ -22,16 +22,8 @@ public enum Limits {
     }
 
     public static func run(layers: Int, animations: Int, progress: @escaping (String) -> Void = { _ in }) -> Result {
-        var out: Result?
-        let done = DispatchSemaphore(value: 0)
-        let t = Thread {
-            out = runHere(layers: layers, animations: animations, progress: progress)
-            done.signal()
-        }
-        t.stackSize = 16 << 20
-        t.start()
-        done.wait()
-        return out!
+        // `runHere` does not throw.
+        try! onFreshEngine(named: "strata-limits") { runHere(layers: layers, animations: animations, progress: progress) }
     }
 
     private static func seconds(since t: UInt64) -> Double { Double(DispatchTime.now().uptimeNanoseconds - t) / 1e9 }

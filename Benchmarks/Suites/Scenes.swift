@@ -71,17 +71,7 @@ public enum Scenes {
         guard let d = definitions.first(where: { $0.name == name }) else {
             throw BenchmarkError("no scene named \(name); scenes: \(names.joined(separator: ", "))")
         }
-        var outcome: Result<SceneResult, Error> = .failure(BenchmarkError("scene \(name) did not run"))
-        let done = DispatchSemaphore(value: 0)
-        let thread = Thread {
-            outcome = Result { try runOnThisThread(d, quick: quick, progress: progress) }
-            done.signal()
-        }
-        thread.stackSize = 16 << 20
-        thread.name = "strata-scene"
-        thread.start()
-        done.wait()
-        return try outcome.get()
+        return try onFreshEngine(named: "strata-scene") { try runOnThisThread(d, quick: quick, progress: progress) }
     }
 
     private static func runOnThisThread(_ d: Definition, quick: Bool, progress: (String) -> Void) throws -> SceneResult {

@@ -100,17 +100,8 @@ public enum Soak {
 
     /// Runs the soak on a thread of its own (a fresh engine) and returns what it saw.
     public static func run(_ c: Configuration, progress: @escaping (String) -> Void = { _ in }) -> Result {
-        var result: Result?
-        let done = DispatchSemaphore(value: 0)
-        let thread = Thread {
-            result = runHere(c, progress: progress)
-            done.signal()
-        }
-        thread.stackSize = 16 << 20
-        thread.name = "strata-soak"
-        thread.start()
-        done.wait()
-        return result!
+        // `runHere` does not throw.
+        try! onFreshEngine(named: "strata-soak") { runHere(c, progress: progress) }
     }
 
     private static func runHere(_ c: Configuration, progress: (String) -> Void) -> Result {

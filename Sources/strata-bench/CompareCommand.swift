@@ -44,12 +44,7 @@ struct CompareCommand: ParsableCommand {
         }
         let comparison = comparator.compare(base: base, head: headBlock, basePath: baseline, headPath: head)
         print(comparison.table(all: all))
-        if let json {
-            let encoder = JSONEncoder()
-            encoder.keyEncodingStrategy = .convertToSnakeCase
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            try encoder.encode(comparison).write(to: URL(fileURLWithPath: json))
-        }
+        if let json { try writeJSON(comparison, to: json) }
         let code = comparison.exitCode(gate: gate)
         print("exit status \(code) (gate: \(gate.rawValue))")
         if code != 0 { throw ExitCode(code) }

@@ -15,12 +15,7 @@ struct LimitsCommand: ParsableCommand {
 
     func run() throws {
         let r = Limits.run(layers: layers, animations: animations) { progress($0) }
-        if let out {
-            let e = JSONEncoder()
-            e.outputFormatting = [.prettyPrinted, .sortedKeys]
-            e.keyEncodingStrategy = .convertToSnakeCase
-            try e.encode(r).write(to: URL(fileURLWithPath: out), options: .atomic)
-        }
+        if let out { try writeJSON(r, to: out) }
         print(String(format: "limits: %d layers built in %.1f s; %d animations started in %.1f s; frames %@ ms; released in %.1f s",
                      r.layers, r.buildSeconds, r.animations, r.changeSeconds,
                      r.frameMs.map { String(format: "%.0f", $0) }.joined(separator: " / "), r.releaseSeconds))

@@ -174,6 +174,14 @@ struct RunCommand: ParsableCommand {
 }
 
 /// A progress line on stderr (the console table is on stdout).
+/// `value` as the tools' JSON (snake_case keys, sorted, indented) at `path`.
+func writeJSON<T: Encodable>(_ value: T, to path: String) throws {
+    let encoder = JSONEncoder()
+    encoder.keyEncodingStrategy = .convertToSnakeCase
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    try encoder.encode(value).write(to: URL(fileURLWithPath: path), options: .atomic)
+}
+
 func progress(_ s: String) {
     FileHandle.standardError.write(Data("[strata-bench] \(s)\n".utf8))
 }

@@ -25,12 +25,7 @@ struct SoakCommand: ParsableCommand {
         c.checkEvery = max(1, checkEvery); c.warmupFrames = min(warmup, frames)
         progress("soak: \(layers) layers, \(frames) frames; per frame \(churn) layers replaced, \(changes) changes, \(explicit) explicit animations")
         let r = Soak.run(c) { progress($0) }
-        if let out {
-            let e = JSONEncoder()
-            e.outputFormatting = [.prettyPrinted, .sortedKeys]
-            e.keyEncodingStrategy = .convertToSnakeCase
-            try e.encode(r).write(to: URL(fileURLWithPath: out), options: .atomic)
-        }
+        if let out { try writeJSON(r, to: out) }
         print(String(format: "soak: %d frames of %d layers in %.0f s; %d layers released and replaced; %d transactions, %d explicit animations",
                      r.frames, r.layers, r.seconds, r.layersReleased, r.transactions, r.explicitAdded))
         print("  stores after the warm-up \(r.warmupStoreBytes >> 20) MiB, peak \(r.peakStoreBytes >> 20) MiB; resident after the warm-up \(r.warmupResidentBytes >> 20) MiB, peak \(r.peakResidentBytes >> 20) MiB")

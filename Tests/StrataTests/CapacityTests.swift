@@ -6,13 +6,6 @@ import XCTest
 /// engine keeps working once there is room again. (The limits are lowered here; the defaults
 /// are what Int32 indices allow, and `strata-bench limits` runs 10 million of each.)
 final class CapacityTests: XCTestCase {
-    private func onFreshEngine(_ body: @escaping () -> Void) {
-        let done = DispatchSemaphore(value: 0)
-        let t = Thread { body(); done.signal() }
-        t.start()
-        done.wait()
-    }
-
     func test_layersPastTheLimitAreInertWithADiagnosticNamingIt() {
         onFreshEngine {
             StrataEngine.capacityLimits = CapacityLimits(layers: 10, animations: 1_000)

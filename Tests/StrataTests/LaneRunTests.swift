@@ -5,17 +5,6 @@ import XCTest
 /// interleaved per layer for 2- and 4-lane properties); every other block is scattered. Both
 /// must show the same values, including after removals have swapped slots between blocks.
 final class LaneRunTests: XCTestCase {
-    /// On a fresh engine (a thread of its own): 83 new layers take consecutive rows.
-    private func onFreshEngine(_ body: @escaping () -> Void) {
-        let done = DispatchSemaphore(value: 0)
-        let thread = Thread {
-            body()
-            done.signal()
-        }
-        thread.start()
-        done.wait()
-    }
-
     func test_consecutiveRowsAndScatteredBlocksShowTheSameLinearValues() {
         onFreshEngine {
             let n = 83   // 10 whole blocks and a tail of 3
@@ -69,9 +58,7 @@ final class LaneRunTests: XCTestCase {
 /// each animation's segment between frames. Neither may change a value.
 final class KeyframePoolTests: XCTestCase {
     func test_valuesSurviveCompactionAndSegmentHints() {
-        let done = DispatchSemaphore(value: 0)
-        let thread = Thread {
-            defer { done.signal() }
+        onFreshEngine {
             let n = 300
             let root = CALayer()
             let renderer = CARenderer(layer: root)
@@ -106,7 +93,5 @@ final class KeyframePoolTests: XCTestCase {
             XCTAssertEqual(track.count, n / 5)
             XCTAssertLessThan(track.coefficients.count, 2 * (n / 5) * 7 * 4, "the pools were compacted")
         }
-        thread.start()
-        done.wait()
     }
 }

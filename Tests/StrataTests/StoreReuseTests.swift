@@ -54,9 +54,7 @@ final class StoreReuseTests: XCTestCase {
 /// consecutive rows whatever order the earlier ones were released in.
 final class LayerRowReuseTests: XCTestCase {
     func test_aNewBatchReusesFreedRowsInAscendingOrder() {
-        let done = DispatchSemaphore(value: 0)
-        let thread = Thread {
-            defer { done.signal() }
+        onFreshEngine {
             var first: [CALayer]? = (0..<64).map { _ in CALayer() }
             let rows = first!.map(\.row)
             XCTAssertEqual(rows, Array(rows[0]..<rows[0] + 64), "a fresh engine hands out consecutive rows")
@@ -75,8 +73,6 @@ final class LayerRowReuseTests: XCTestCase {
             let extra = CALayer()
             XCTAssertEqual(extra.row, rows[63] + 1)
         }
-        thread.start()
-        done.wait()
     }
 }
 

@@ -8,6 +8,19 @@ import XCTest
 
 // MARK: - Test support shared by the Strata behaviour tests
 
+/// Runs `body` on a thread of its own and waits for it: a fresh engine (engines are per
+/// thread), whatever other tests left on this one.
+func onFreshEngine(_ body: @escaping () -> Void) {
+    let done = DispatchSemaphore(value: 0)
+    let thread = Thread {
+        body()
+        done.signal()
+    }
+    thread.stackSize = 8 << 20
+    thread.start()
+    done.wait()
+}
+
 /// A cubic Bézier timing curve from (0,0) to (1,1), solved here independently of the engine.
 ///
 /// Built from `Float` control points, as `CAMediaTimingFunction` stores them.

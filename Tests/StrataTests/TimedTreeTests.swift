@@ -4,18 +4,6 @@ import XCTest
 /// Local times under timed ancestors: a frame or commit converts `now` through each ancestor
 /// once (a per-pass cache), with the same results as converting each layer on its own.
 final class TimedTreeTests: XCTestCase {
-    /// Runs `body` on a thread of its own: a fresh engine, whatever other tests left here.
-    func onFreshEngine(_ body: @escaping () -> Void) {
-        let done = DispatchSemaphore(value: 0)
-        let thread = Thread {
-            body()
-            done.signal()
-        }
-        thread.stackSize = 8 << 20
-        thread.start()
-        done.wait()
-    }
-
     /// A 400-layer tree (random parents, so depths vary up to ~20) with beginTime, speed and
     /// timeOffset on a third of its layers.
     func timedTree() -> (root: CALayer, layers: [CALayer]) {
