@@ -25,16 +25,18 @@ let package = Package(
     targets: [
         // Core Graphics' value types, shared by both engines (re-exported by each).
         .target(name: "StrataGeometry", swiftSettings: release),
+        // The render-ready frame (RenderSnapshot), the format both engines fill and pictures draw.
+        .target(name: "StrataSnapshot", dependencies: ["StrataGeometry"], swiftSettings: release),
         .target(
             name: "Strata",
-            dependencies: ["StrataGeometry", .product(name: "Logging", package: "swift-log"),
+            dependencies: ["StrataGeometry", "StrataSnapshot", .product(name: "Logging", package: "swift-log"),
                            .product(name: "HeapModule", package: "swift-collections")],
             swiftSettings: release
         ),
         // The same semantics written the classic way: the correctness oracle and baseline.
         .target(
             name: "StrataReference",
-            dependencies: ["StrataGeometry"],
+            dependencies: ["StrataGeometry", "StrataSnapshot"],
             swiftSettings: release
         ),
         // Operation scripts both engines run: benchmark scenes and differential-fuzzing cases.

@@ -220,6 +220,7 @@ open class CARenderer: NSObject {
     /// The root of the rendered tree.
     open var layer: CALayer?
     let engine: ReferenceEngine
+    private var snapshotter: ReferenceSnapshotter?
 
     /// A renderer of `layer`'s tree, in this thread's engine.
     public init(layer: CALayer?) {
@@ -243,6 +244,13 @@ open class CARenderer: NSObject {
 
     /// Retires finished animations; delivers delegate callbacks and completion blocks.
     open func endFrame() { engine.endFrame() }
+
+    /// The render-ready frame of the tree as presented now (see the fast engine's
+    /// `CARenderer.snapshot()`); here always a full walk.
+    open func snapshot() -> RenderSnapshot {
+        let s = snapshotter ?? { let s = ReferenceSnapshotter(); snapshotter = s; return s }()
+        return s.snapshot(root: layer, time: engine.now)
+    }
 
     /// `beginFrame(atTime:)`, `render()`, `endFrame()`.
     open func renderFrame(atTime t: Double) {

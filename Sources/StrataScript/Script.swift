@@ -40,6 +40,9 @@ public indirect enum Op: Codable, Equatable, Sendable {
     case read(layer: Int, keyPath: String)
     /// Reads `animationKeys()` into the trace.
     case readKeys(layer: Int)
+    /// Takes the renderer's `snapshot()` (the render-ready frame of the script's root) into
+    /// the trace.
+    case snapshot
 }
 
 /// What a lookup step answers for a key.
@@ -120,4 +123,29 @@ public enum TraceEntry: Codable, Equatable, Sendable {
     case keys(op: Int, [String])
     /// A delegate callback or completion block.
     case event(String)
+    /// The items of a render snapshot, in painter's order.
+    case snapshot(op: Int, items: [SnapshotTraceItem])
+}
+
+/// One item of a render snapshot in a trace: which layer (script id; -1 for the script's
+/// root), its parent and clip items, flags, and every value (world transform, opacity,
+/// bounds, corner radius, background, border, shadow; then the shape's fill, stroke, stroke
+/// values and dash phase), compared within the trace tolerance.
+public struct SnapshotTraceItem: Codable, Equatable, Sendable {
+    public var layer: Int
+    public var parent: Int
+    public var clip: Int
+    public var flags: UInt32
+    /// Elements of the shape's path (-1: no path or not a shape).
+    public var pathElements: Int
+    public var values: [Double]
+
+    public init(layer: Int, parent: Int, clip: Int, flags: UInt32, pathElements: Int, values: [Double]) {
+        self.layer = layer
+        self.parent = parent
+        self.clip = clip
+        self.flags = flags
+        self.pathElements = pathElements
+        self.values = values
+    }
 }

@@ -83,8 +83,20 @@ public struct ScriptGenerator {
         case "backgroundColor": return .color([number(0...1), number(0...1), number(0...1), number(0...1)])
         case "transform":
             let a = number(-3...3), s = number(0.2...2)
+            if chance(0.25) {
+                // A turn about y with perspective: the layer may show its back.
+                let b = number(-3...3)
+                return .transform([cos(b), 0, -sin(b), -sin(b) / 500, 0, 1, 0, 0, sin(b), 0, cos(b), cos(b) / 500,
+                                   number(-50...50), number(-50...50), 0, 1])
+            }
             return .transform([s * cos(a), s * sin(a), 0, 0, -s * sin(a), s * cos(a), 0, 0, 0, 0, 1, 0,
                                number(-50...50), number(-50...50), 0, 1])
+        case "sublayerTransform":
+            // Perspective for the sublayers, or a plain scale.
+            return chance(0.5) ? .transform([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, -1 / number(200...800), 0, 0, 0, 1])
+                : .transform([number(0.5...2), 0, 0, 0, 0, number(0.5...2), 0, 0, 0, 0, 1, 0, 0, 0, 0, 1])
+        case "masksToBounds", "isDoubleSided": return .bool(chance(0.5))
+        case "borderWidth", "anchorPointZ": return .scalar(number(0...10))
         case "position.x", "bounds.size.width": return .scalar(number(0...300))
         case "isHidden": return .bool(chance(0.5))
         case "contents": return .object(Int.random(in: 0...9, using: &rng))
@@ -95,7 +107,8 @@ public struct ScriptGenerator {
 
     static let settableKeys = ["opacity", "position", "bounds", "backgroundColor", "cornerRadius", "transform",
                                "position.x", "bounds.size.width", "zPosition", "anchorPoint", "isHidden",
-                               "contents", "progress"]
+                               "contents", "progress", "sublayerTransform", "masksToBounds", "isDoubleSided",
+                               "borderWidth", "shadowOpacity", "anchorPointZ"]
     static let animatableKeys = ["opacity", "position", "bounds", "backgroundColor", "cornerRadius", "transform",
                                  "position.x", "bounds.size.width", "zPosition", "progress"]
 
@@ -181,9 +194,12 @@ public struct ScriptGenerator {
         chance(0.4) ? .null : .animation({ var a = ScriptAnimation(kind: .basic); a.duration = number(0.1...1); if chance(0.5) { a.timingFunction = pick(Self.curves) }; return a }())
     }
 
+    /// A frame, and its render snapshot (no randomness drawn: a seed's script is the one it
+    /// was before snapshots were traced, with snapshot ops added).
     mutating func frame() {
         time += number(0.01...0.4)
         ops.append(.frame(time: time))
+        ops.append(.snapshot)
     }
 
     mutating func step() {

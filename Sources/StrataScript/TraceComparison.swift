@@ -25,6 +25,24 @@ public enum TraceComparison {
                     }
                 default: return "op \(op1): \(String(describing: l1)) vs \(String(describing: l2))"
                 }
+            case let (.snapshot(op1, x), .snapshot(op2, y)):
+                guard op1 == op2 else { return "entry \(i): snapshots of different ops \(op1) / \(op2)" }
+                guard x.count == y.count else {
+                    return "op \(op1): snapshot of \(x.count) items vs \(y.count) (layers \(x.map(\.layer)) vs \(y.map(\.layer)))"
+                }
+                for (k, (u, v)) in zip(x, y).enumerated() {
+                    guard u.layer == v.layer, u.parent == v.parent, u.clip == v.clip, u.flags == v.flags,
+                          u.pathElements == v.pathElements, u.values.count == v.values.count else {
+                        return "op \(op1): snapshot item \(k): \(u) vs \(v)"
+                    }
+                    // The 16 transform entries are one value: a coordinate near 0 beside others in
+                    // the hundreds carries their rounding, so they share the matrix's scale.
+                    let matrixScale = u.values.prefix(16).reduce(1.0) { max($0, abs($1)) }
+                    for (j, (a, b)) in zip(u.values, v.values).enumerated()
+                    where a.isNaN || b.isNaN || abs(a - b) > tolerance * max(j < 16 ? matrixScale : 1, abs(a), abs(b)) {
+                        return "op \(op1): snapshot item \(k) (layer \(u.layer)): \(u.values) vs \(v.values)"
+                    }
+                }
             default:
                 if a[i] != b[i] { return "entry \(i): \(a[i]) vs \(b[i])" }
             }

@@ -225,6 +225,35 @@ final class RunState {
             trace.append(.value(op: opIndex, lanes: p == nil ? nil : lanes, discrete: discrete))
         case let .readKeys(layer):
             trace.append(.keys(op: opIndex, layers[layer]?.animationKeys() ?? []))
+        case .snapshot:
+            trace.append(.snapshot(op: opIndex, items: snapshotItems(renderer.snapshot())))
+        }
+    }
+
+    /// A snapshot's items with script ids for layers (-1: the root).
+    func snapshotItems(_ s: RenderSnapshot) -> [SnapshotTraceItem] {
+        var ids: [ObjectIdentifier: Int] = [:]
+        for id in layers.ids { if let l = layers[id] { ids[ObjectIdentifier(l)] = id } }
+        return (0..<s.count).map { i in
+            let it = s.item(i)
+            let id = s.layer(at: i).flatMap { ids[ObjectIdentifier($0)] } ?? -1
+            let t = it.transform
+            var v: [Double] = [t.row1, t.row2, t.row3, t.row4].flatMap { r in (0..<4).map { Double(r[$0]) } }
+            v.append(Double(it.opacity))
+            v += (0..<4).map { Double(it.bounds[$0]) }
+            v.append(Double(it.cornerRadius))
+            v += (0..<4).map { Double(it.backgroundColor[$0]) } + (0..<4).map { Double(it.borderColor[$0]) }
+            v.append(Double(it.borderWidth))
+            v += (0..<4).map { Double(it.shadowColor[$0]) }
+            v += [Double(it.shadowOffset.x), Double(it.shadowOffset.y), Double(it.shadowRadius), Double(it.shadowOpacity)]
+            var elements = -1
+            if let sh = it.shape {
+                v += (0..<4).map { Double(sh.fillColor[$0]) } + (0..<4).map { Double(sh.strokeColor[$0]) }
+                v += [Double(sh.lineWidth), Double(sh.strokeStart), Double(sh.strokeEnd), Double(sh.miterLimit), Double(sh.lineDashPhase)]
+                elements = sh.path?.elements.count ?? -1
+            }
+            return SnapshotTraceItem(layer: id, parent: it.parent, clip: it.clip, flags: it.flags.rawValue,
+                                     pathElements: elements, values: v)
         }
     }
 

@@ -96,6 +96,7 @@ extension EngineContext {
         let id = animations.newRecord(r, object: object)
         animations.objectValues[id] = (from, to)
         animations.objectRecords.append(id)
+        layers.flags[Int(layer.row)] |= LayerFlags.hasObjects
         link(id)
         return id
     }
@@ -226,6 +227,8 @@ extension EngineContext {
     func detach(_ id: Int32, finished: Bool, snap: Bool, stopped: inout [(CAAnimation, Bool)]) {
         let r = animations.records[Int(id)]
         let row = Int(r.layer)
+        // What the layer shows may change (snaps, object values): the snapshot looks again.
+        layers.noteChanged(r.layer)
         // layer list
         if r.prevInLayer >= 0 { animations.records[Int(r.prevInLayer)].nextInLayer = r.nextInLayer }
         else { layers.firstAnimation[row] = r.nextInLayer }

@@ -117,6 +117,7 @@ extension EngineContext {
         let old = layer.readObject(p)
         layer.storeObject(p, v)
         dirtyObjects.append((layer.row, p.raw))
+        layers.flags[Int(layer.row)] |= LayerFlags.hasObjects
         switch outcome {
         case .none: break
         case .builtIn(.transition): addBuiltInTransition(layer)

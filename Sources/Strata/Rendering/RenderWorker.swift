@@ -1,9 +1,10 @@
 import Foundation
 import Synchronization
 
-/// A second core for `render()`: a worker thread of the engine, started on first use, that
-/// evaluates the upper half of a large lane track's blocks while the rendering thread does
-/// the lower half.
+/// A second core for `render()` and the render snapshot: a worker thread of the engine,
+/// started on first use, that evaluates the upper half of a large lane track's blocks (or
+/// computes the upper half of a large snapshot's items) while the rendering thread does the
+/// lower half.
 ///
 /// Hand-off: the job is a handful of plain fields published by a sequence number (release /
 /// acquire atomics), so a split frame allocates nothing and takes no lock. Waking a sleeping
@@ -20,6 +21,8 @@ final class RenderWorker {
     private static let idleSpins = 200_000
 
     @exclusivity(unchecked) private var track: LaneTrack?
+    @exclusivity(unchecked) private var snapshot: SnapshotBuilder?
+    @exclusivity(unchecked) private var items: Range<Int> = 0..<0
     @exclusivity(unchecked) private var blocks: Range<Int> = 0..<0
     @exclusivity(unchecked) private var prog: UnsafeMutablePointer<Double>?
     @exclusivity(unchecked) private var phase: UnsafeMutablePointer<UInt8>?
@@ -55,6 +58,8 @@ final class RenderWorker {
             if let track {
                 track.evaluateBlocks(blocks, buffer: track.workerBuffer, progress: prog!, phase: phase!,
                                      iteration: iteration!, presentation: pres!, model: model!)
+            } else if let snapshot {
+                snapshot.computeOnWorker(items)
             }
             finished.store(seen, ordering: .releasing)
         }
@@ -87,10 +92,19 @@ final class RenderWorker {
         post()
     }
 
+    /// Starts computing `items` of a snapshot on the worker; `wait()` before reading them.
+    func start(snapshot builder: SnapshotBuilder, items range: Range<Int>) {
+        wait()
+        snapshot = builder
+        items = range
+        post()
+    }
+
     /// Waits for the job posted last (spinning: the worker is busy on the other core).
     func wait() {
         while finished.load(ordering: .acquiring) != posted {}
         track = nil
+        snapshot = nil
     }
 
     /// Ends the thread (the engine is going away).

@@ -12,6 +12,9 @@ enum LayerFlags {
     /// overridden and must be asked.
     static let customClass: UInt16 = 1 << 5
     static let isShape: UInt16 = 1 << 6
+    /// An object property (contents, mask, shadowPath, path) has been set or animated: the
+    /// render snapshot looks at the handle's objects (never cleared; a hint, not a fact).
+    static let hasObjects: UInt16 = 1 << 7
     /// Mask of the lookup steps that are not empty.
     static let lookupSteps: UInt16 = hasDelegate | hasActions | hasStyle | customClass
 }
@@ -182,6 +185,36 @@ final class LayerStore {
         let w = PropertyTable[p].width
         let i = Int(row) * w
         for c in 0..<w { pr[i + c] = m[i + c] }
+        noteChanged(row)
+    }
+
+    // MARK: what the render snapshot needs to know
+
+    /// Bumped by every link and unlink (and when new layers become presentable): a render
+    /// snapshot whose order was built at another version builds it again.
+    @exclusivity(unchecked) var treeVersion: UInt64 = 0
+    /// Rows whose presentation changed outside the animation kernels (commits, snaps to the
+    /// model, object values) since the snapshot owner last took them; kept only while a
+    /// snapshot owner exists. Animated rows are found from the tracks instead.
+    @exclusivity(unchecked) var changedRows: [Int32] = []
+    /// The render snapshot builder that takes `changedRows` (0: none, nothing is logged).
+    @exclusivity(unchecked) var snapshotOwner: UInt64 = 0
+    /// Times `changedRows` outgrew its bound and was dropped (the owner then does a full pass).
+    @exclusivity(unchecked) var changedRowsDropped = 0
+
+    /// A row's presentation changed outside the kernels.
+    @inline(__always)
+    func noteChanged(_ row: Int32) {
+        guard snapshotOwner != 0 else { return }
+        changedRows.append(row)
+        if _slowPath(changedRows.count > 65_536 && changedRows.count > 2 * liveCount) { dropChangedRows() }
+    }
+
+    /// The log would cost more than a full pass: dropped (its owner does a full pass).
+    @inline(never)
+    private func dropChangedRows() {
+        changedRows.removeAll(keepingCapacity: false)
+        changedRowsDropped += 1
     }
 
     // MARK: time
@@ -265,6 +298,7 @@ final class LayerStore {
         if next >= 0 { prevSibling[Int(next)] = prev } else { lastChild[Int(p)] = prev }
         parent[i] = -1; prevSibling[i] = -1; nextSibling[i] = -1
         childCount[Int(p)] -= 1
+        treeVersion &+= 1
     }
 
     /// Links `row` under `p` at child position `index` (clamped to the child count).
@@ -291,6 +325,7 @@ final class LayerStore {
             if prev >= 0 { nextSibling[Int(prev)] = row } else { firstChild[Int(p)] = row }
         }
         childCount[Int(p)] += 1
+        treeVersion &+= 1
     }
 
     /// Index of `row` among its siblings.

@@ -68,12 +68,17 @@ extension EngineContext {
             let id = PropertyID(key)
             let value: Any? = id.isBuiltIn ? layer.readObject(id) : layer.customValues[key]
             if let value { layer.committedObjects[key] = value } else { layer.committedObjects[key] = nil }
+            layers.noteChanged(row)
         }
         dirtyObjects.removeAll(keepingCapacity: true)
-        for row in uncommittedLayers where layers.flags[Int(row)] & LayerFlags.alive != 0 {
-            layers.flags[Int(row)] |= LayerFlags.committed
+        if !uncommittedLayers.isEmpty {
+            for row in uncommittedLayers where layers.flags[Int(row)] & LayerFlags.alive != 0 {
+                layers.flags[Int(row)] |= LayerFlags.committed
+            }
+            uncommittedLayers.removeAll(keepingCapacity: true)
+            // New layers join the render tree (a snapshot leaves uncommitted ones out).
+            layers.treeVersion &+= 1
         }
-        uncommittedLayers.removeAll(keepingCapacity: true)
     }
 
     /// Runs completion blocks whose groups are done (they may open transactions themselves).
