@@ -359,3 +359,131 @@ final class RenderSnapshotTests: XCTestCase {
         XCTAssertNil(s.layer(at: 1), "the layer is gone")
     }
 }
+
+/// Presentation copies read the engine's columns until what is presented changes; then
+/// the ones still held keep the values of the moment they were made.
+final class PresentationCopyTests: XCTestCase {
+    override func tearDown() {
+        CATransaction.flush()
+        super.tearDown()
+    }
+
+    private func fadingLayer() -> (CALayer, CARenderer) {
+        let root = CALayer(), l = CALayer()
+        withActionsDisabled {
+            root.addSublayer(l)
+            l.contents = "first"
+            l.position = CGPoint(x: 1, y: 2)
+        }
+        let r = CARenderer(layer: root)
+        r.renderFrame(atTime: 0)
+        CATransaction.begin()
+        CATransaction.setAnimationDuration(1)
+        CATransaction.setAnimationTimingFunction(CAMediaTimingFunction(name: .linear))
+        l.opacity = 0
+        l.backgroundColor = CGColor(red: 1, green: 0, blue: 0, alpha: 1)
+        CATransaction.commit()
+        return (l, r)
+    }
+
+    func test_aCopyKeepsItsValuesThroughLaterFramesCommitsAndRemovals() throws {
+        let (l, r) = fadingLayer()
+        r.renderFrame(atTime: 0.25)
+        let p = try XCTUnwrap(l.presentation())
+        XCTAssertEqual(p.opacity, 0.75, accuracy: 1e-6)
+        r.renderFrame(atTime: 0.5)
+        XCTAssertEqual(p.opacity, 0.75, accuracy: 1e-6, "a later frame leaves the copy as it was")
+        XCTAssertEqual(l.presentation()!.opacity, 0.5, accuracy: 1e-6, "a new copy shows the new frame")
+        let q = try XCTUnwrap(l.presentation())
+        withActionsDisabled {
+            l.position = CGPoint(x: 9, y: 9)
+            l.contents = "second"
+        }
+        XCTAssertEqual(q.position, CGPoint(x: 1, y: 2), "a commit leaves the copy as it was")
+        XCTAssertEqual(q.contents as? String, "first")
+        XCTAssertEqual(l.presentation()!.position, CGPoint(x: 9, y: 9))
+        XCTAssertEqual(l.presentation()!.contents as? String, "second")
+        let s = try XCTUnwrap(l.presentation())
+        l.removeAllAnimations()
+        XCTAssertEqual(s.opacity, 0.5, accuracy: 1e-6, "a removal leaves the copy as it was")
+        XCTAssertEqual(l.presentation()!.opacity, 0, "the presentation snapped to the model")
+        XCTAssertTrue(p.model() === l && q.model() === l && s.model() === l)
+        XCTAssertTrue(p.presentation() === p, "a copy's presentation is itself")
+        XCTAssertNil(p.superlayer)
+    }
+
+    func test_aCopyOfACopyAndCopiesOfSubclassesKeepTheirValues() throws {
+        final class Badge: CALayer {
+            var count = 0
+            required init() { super.init() }
+            required init(layer: Any) {
+                super.init(layer: layer)
+                count = (layer as? Badge)?.count ?? -1
+            }
+        }
+        let root = CALayer(), b = Badge()
+        withActionsDisabled { root.addSublayer(b) }
+        b.count = 7
+        let r = CARenderer(layer: root)
+        r.renderFrame(atTime: 0)
+        CATransaction.begin()
+        CATransaction.setAnimationDuration(1)
+        CATransaction.setAnimationTimingFunction(CAMediaTimingFunction(name: .linear))
+        b.cornerRadius = 10
+        CATransaction.commit()
+        r.renderFrame(atTime: 0.5)
+        let p = try XCTUnwrap(b.presentation())
+        XCTAssertEqual(p.count, 7, "the subclass's init(layer:) ran")
+        XCTAssertEqual(p.cornerRadius, 5, accuracy: 1e-9)
+        let copy = Badge(layer: p)
+        XCTAssertEqual(copy.cornerRadius, 5, accuracy: 1e-9, "a copy of a copy has its values")
+        XCTAssertEqual(copy.count, 7)
+        r.renderFrame(atTime: 0.75)
+        XCTAssertEqual(p.cornerRadius, 5, accuracy: 1e-9)
+        XCTAssertEqual(copy.cornerRadius, 5, accuracy: 1e-9)
+        XCTAssertTrue(p.model() === b)
+    }
+
+    func test_copiesNobodyHoldsAreLetGoInBoundedNumbers() {
+        let root = CALayer(), l = CALayer()
+        withActionsDisabled { root.addSublayer(l) }
+        let r = CARenderer(layer: root)
+        r.renderFrame(atTime: 0)
+        let held = (0..<10).map { _ in l.presentation()! }
+        var sum: Float = 0
+        for _ in 0..<50_000 { sum += l.presentation()!.opacity }
+        XCTAssertEqual(sum, 50_000)
+        XCTAssertLessThan(l.engine.liveCopies.count, 4_096 + 10, "unheld copies are swept")
+        XCTAssertTrue(held.allSatisfy { $0.presentedRow == l.row }, "held copies still read the columns")
+        r.renderFrame(atTime: 1)
+        XCTAssertEqual(l.engine.liveCopies.count, 0, "a frame freezes the held ones and lets go of the rest")
+        XCTAssertTrue(held.allSatisfy { $0.presentedRow < 0 && $0.opacity == 1 && $0.model() === l })
+    }
+}
+
+extension PresentationCopyTests {
+    /// A copy does not keep its model layer alive; when the layer goes, the copy keeps what
+    /// it showed (and its row may be reused by a new layer without the copy noticing).
+    func test_aCopyOutlivesItsModelLayerWithItsValues() throws {
+        let root = CALayer()
+        var l: CALayer? = CALayer()
+        weak var gone = l
+        withActionsDisabled {
+            root.addSublayer(l!)
+            l!.position = CGPoint(x: 3, y: 4)
+        }
+        let r = CARenderer(layer: root)
+        r.renderFrame(atTime: 0)
+        let p = try XCTUnwrap(l!.presentation())
+        withActionsDisabled { l!.removeFromSuperlayer() }
+        let row = l!.row
+        l = nil
+        XCTAssertNil(gone, "the copy does not hold its model layer")
+        let reuse = CALayer()
+        withActionsDisabled { reuse.position = CGPoint(x: 100, y: 100); root.addSublayer(reuse) }
+        XCTAssertEqual(reuse.row, row, "the freed row was reused")
+        r.renderFrame(atTime: 1)
+        XCTAssertEqual(p.position, CGPoint(x: 3, y: 4))
+        XCTAssertTrue(p.model() === p, "no model layer any more")
+    }
+}

@@ -71,6 +71,8 @@ extension EngineContext {
     func link(_ id: Int32) {
         let r = animations.records[Int(id)]
         let row = Int(r.layer)
+        // What the animation drives is no longer at its default (render snapshot hints).
+        if r.property >= 0 && Int(r.property) < PropertyTable.count { layers.hints[row] |= hot[Int(r.property)].snapshotHint }
         let last = layers.lastAnimation[row]
         animations.records[Int(id)].prevInLayer = last
         animations.records[Int(id)].nextInLayer = -1
@@ -227,7 +229,9 @@ extension EngineContext {
     func detach(_ id: Int32, finished: Bool, snap: Bool, stopped: inout [(CAAnimation, Bool)]) {
         let r = animations.records[Int(id)]
         let row = Int(r.layer)
-        // What the layer shows may change (snaps, object values): the snapshot looks again.
+        // What the layer shows may change (snaps, object values): copies of what it showed
+        // keep it, and the snapshot looks again.
+        freezeLiveCopies()
         layers.noteChanged(r.layer)
         // layer list
         if r.prevInLayer >= 0 { animations.records[Int(r.prevInLayer)].nextInLayer = r.nextInLayer }
@@ -312,6 +316,8 @@ extension EngineContext {
 
     /// A layer object went away: its animations are removed, its children released.
     func layerDidDeinit(_ row: Int32) {
+        // Copies reading this row take their values before it can be reused.
+        freezeLiveCopies(dying: row)
         removeAllAnimations(row: row)
         var c = layers.firstChild[Int(row)]
         while c >= 0 {

@@ -28,6 +28,7 @@ extension EngineContext {
             outcome = lookupAction(layer, p)
         }
         for c in 0..<w { model[row * w + c] = new[c] }
+        layers.hints[row] |= info.snapshotHint
         switch outcome {
         case .none: break
         case .builtIn(.basic):
@@ -148,6 +149,7 @@ extension EngineContext {
         let old = col[Int(layer.row)]
         let wasTimed = layers.hasOwnTiming(layer.row)
         col[Int(layer.row)] = v
+        freezeLiveCopies()
         layers.presentationColumn(p)[Int(layer.row)] = v
         if (p == .beginTime || p == .speed || p == .timeOffset) && old != v {
             // A count of the layers with timing of their own, not a flag: once the last one

@@ -228,7 +228,10 @@ extension EngineContext {
                 | (object?.delegate != nil ? RecordFlags.hasDelegate : 0)
             let id = animations.newRecord(r, object: object)
             let flags = (cumulative ? SlotFlags.cumulative : 0) | rotate
-            if rotate != 0 { animations.rotatingSlots += 1 }
+            if rotate != 0 {
+                animations.rotatingSlots += 1
+                layers.hints[Int(row)] |= SnapshotHint.transform   // the path's tangent turns the layer
+            }
             animations.records[Int(id)].slot = animations.keyframeTracks[Int(t)].append(
                 layer: row, timing: e, record: id, compiled, flags: flags)
             link(id)

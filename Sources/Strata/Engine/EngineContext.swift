@@ -58,6 +58,11 @@ final class EngineContext {
     @exclusivity(unchecked) var deferredStops: [(CAAnimation, Bool)] = []
     /// Open `StrataDiagnostics.capture` scopes of this thread.
     @exclusivity(unchecked) var diagnosticCaptures: [[StrataDiagnostic]] = []
+    /// Presentation copies that read the presentation columns on access, frozen before
+    /// those change (`freezeLiveCopies`), and the layer `presentation()` is copying now.
+    @exclusivity(unchecked) var liveCopies: [CALayer] = []
+    @exclusivity(unchecked) var liveCopiesSweepAt = 4_096
+    @exclusivity(unchecked) var presentationCopySource: ObjectIdentifier?
 
     init() {
         dirty.reserveCapacity(256)
@@ -125,6 +130,8 @@ final class EngineContext {
         let rows = foreignReleases
         foreignReleases.removeAll()
         foreignReleaseLock.unlock()
+        // Their objects are gone: live copies take their values without touching them.
+        freezeLiveCopies(dying: EngineContext.everyRowDying)
         for row in rows where layers.flags[Int(row)] & LayerFlags.alive != 0 { layerDidDeinit(row) }
     }
 

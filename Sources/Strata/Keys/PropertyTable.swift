@@ -192,13 +192,32 @@ enum PropertyTable {
         @usableFromInline let kind: ValueKind
         @usableFromInline let action: BuiltInAction
         @usableFromInline let shapeOnly: Bool
+        /// The `SnapshotHint` bit a change of this property sets on its layer's row.
+        @usableFromInline let snapshotHint: UInt8
+    }
+
+    /// The `SnapshotHint` bit of each property (0: read by every snapshot, or not at all).
+    static func snapshotHint(_ name: String) -> UInt8 {
+        switch name {
+        case "transform": return SnapshotHint.transform
+        case "sublayerTransform": return SnapshotHint.sublayerTransform
+        case "anchorPoint", "anchorPointZ": return SnapshotHint.anchor
+        case "zPosition": return SnapshotHint.zPosition
+        case "borderWidth", "borderColor", "cornerRadius": return SnapshotHint.border
+        case "shadowColor", "shadowOffset", "shadowOpacity", "shadowRadius": return SnapshotHint.shadow
+        case "masksToBounds", "doubleSided", "hidden": return SnapshotHint.clipping
+        case "fillColor", "strokeColor", "lineWidth", "strokeStart", "strokeEnd", "miterLimit", "lineDashPhase":
+            return SnapshotHint.shape
+        default: return 0
+        }
     }
 
     /// `Hot` rows by property id, allocated once and never freed.
     @usableFromInline static let hot: UnsafeMutablePointer<Hot> = {
         let p = UnsafeMutablePointer<Hot>.allocate(capacity: rows.count)
         for (i, r) in rows.enumerated() {
-            (p + i).initialize(to: Hot(width: r.width, kind: r.kind, action: r.action, shapeOnly: r.shapeOnly))
+            (p + i).initialize(to: Hot(width: r.width, kind: r.kind, action: r.action, shapeOnly: r.shapeOnly,
+                                       snapshotHint: snapshotHint(r.name)))
         }
         return p
     }()

@@ -31,12 +31,17 @@ open class CALayer: NSObject, CAMediaTiming {
     }
     /// Row in `context.layers`, or -1 for a presentation or shadow copy.
     let row: Int32
-    /// Every lane property of a copy made by `init(layer:)` / `presentation()`.
-    @exclusivity(unchecked) var snapshot: [Double]?
-    var snapshotObjects: [Int32: Any] = [:]
+    /// A presentation copy's model row, whose presentation columns it reads on access (valid
+    /// until the engine next changes what is presented or frees the row: the copy is then
+    /// frozen into `copiedLanes`; see `CALayer+Presentation.swift`); -1 otherwise.
+    @exclusivity(unchecked) var presentedRow: Int32 = -1
+    /// Every lane property of a frozen copy (`init(layer:)`, or a presentation copy whose
+    /// frame has passed).
+    @exclusivity(unchecked) var copiedLanes: [Double]?
+    var copiedObjects: [Int32: Any] = [:]
     weak var modelLayerRef: CALayer?
-    /// A presentation copy's running transition, taken when the copy was made.
-    var snapshotTransition: CATransitionState?
+    /// A frozen presentation copy's running transition, taken when it was frozen.
+    var copiedTransition: CATransitionState?
 
     /// The delegate (weak): asked first in the action lookup.
     open weak var delegate: CALayerDelegate? {
@@ -100,7 +105,7 @@ open class CALayer: NSObject, CAMediaTiming {
             // changes refused), with a diagnostic naming the limit; nothing wraps.
             row = -1
             super.init()
-            snapshot = PropertyTable.defaultSnapshot
+            copiedLanes = PropertyTable.defaultSnapshot
             StrataDiagnostics.emit(.outOfCapacity,
                 "this thread's engine holds at most \(engine.maxLayers) layers (StrataEngine.capacityLimits.layers); this CALayer is inert: in no tree, its changes refused")
             return
@@ -125,10 +130,19 @@ open class CALayer: NSObject, CAMediaTiming {
         row = -1
         super.init()
         guard let source = layer as? CALayer else { return }
-        snapshot = source.modelSnapshot()
-        snapshotObjects = source.objectSnapshot(presentation: false)
         name = source.name
-        modelLayerRef = source.modelLayerRef ?? source
+        if engine.presentationCopySource == ObjectIdentifier(source) {
+            // `presentation()` is making this copy: it reads the source's presentation
+            // columns until the engine changes them. Objects and the transition are taken
+            // now (a dictionary shared, in the common case).
+            presentedRow = source.row
+            copiedObjects = source.presentedObjects()
+            copiedTransition = source.runningTransition
+            return
+        }
+        copiedLanes = source.modelSnapshot()
+        copiedObjects = source.objectSnapshot(presentation: false)
+        modelLayerRef = source.model()
     }
 
     /// Core Animation's factory spelling.
@@ -176,62 +190,43 @@ open class CALayer: NSObject, CAMediaTiming {
         }
     }
 
-    // MARK: model / presentation
+    // MARK: model / presentation (copies: CALayer+Presentation.swift)
 
     /// The layer holding the model values: `self` for a model layer.
     open func model() -> Self {
         if row >= 0 { return self }
+        if presentedRow >= 0 { return (engine.layers.handle[Int(presentedRow)]?.takeUnretainedValue() as? Self) ?? self }
         return (modelLayerRef as? Self) ?? self
     }
 
-    /// A read-only copy of the values on screen at the last rendered frame; nil before the
-    /// layer has been committed once.
+    /// A read-only copy of the values on screen at the last rendered frame (and the
+    /// unanimated changes committed since); nil before the layer has been committed once.
+    /// Each call makes a new copy; its values stay those of the moment it was made.
+    ///
+    /// - Complexity: O(1): values are read from the engine's columns on access (a copy
+    ///   kept past the next commit or frame is frozen then, in O(properties)).
     open func presentation() -> Self? {
-        guard row >= 0 else { return snapshot == nil ? nil : self }
-        guard context.layers.flags[Int(row)] & LayerFlags.committed != 0 else { return nil }
+        guard row >= 0 else { return presentedRow < 0 && copiedLanes == nil ? nil : self }
+        let e = engine
+        guard e.layers.flags[Int(row)] & LayerFlags.committed != 0 else { return nil }
+        guard e.isCurrent else {
+            // Read from another thread (reported): a copy made now, the engine's list of
+            // live copies left alone.
+            e.reportForeignUse(self)
+            let p = Self(layer: self)
+            fill(p)
+            return p
+        }
+        e.presentationCopySource = ObjectIdentifier(self)
         let p = Self(layer: self)
-        p.snapshot = presentationSnapshot()
-        p.snapshotObjects = objectSnapshot(presentation: true)
-        p.snapshotTransition = runningTransition
-        p.modelLayerRef = self
+        e.presentationCopySource = nil
+        if p.presentedRow != row {
+            // A subclass's `init(layer:)` that did not reach CALayer's: copy everything.
+            fill(p)
+            return p
+        }
+        e.registerLiveCopy(p)
         return p
-    }
-
-    func modelSnapshot() -> [Double] {
-        if let s = snapshot { return s }
-        return snapshotLanes(context.layers.model)
-    }
-
-    func presentationSnapshot() -> [Double] { snapshotLanes(context.layers.presentation) }
-
-    private func snapshotLanes(_ cols: Column<UnsafeMutablePointer<Double>?>) -> [Double] {
-        var s = PropertyTable.defaultSnapshot
-        let i = Int(row)
-        for p in 0..<PropertyTable.count {
-            guard let col = cols[p] else { continue }
-            let info = PropertyTable.rows[p]
-            for c in 0..<info.width { s[info.laneOffset + c] = col[i * info.width + c] }
-        }
-        return s
-    }
-
-    func objectSnapshot(presentation: Bool) -> [Int32: Any] {
-        if row < 0 { return snapshotObjects }
-        var o: [Int32: Any] = [:]
-        let pairs: [(PropertyID, Any?)] = [
-            (.contents, contentsValue), (.mask, maskValue), (.shadowPath, shadowPathValue),
-            (.filters, filtersValue), (.backgroundFilters, backgroundFiltersValue),
-            (.compositingFilter, compositingFilterValue), (.path, pathValue)]
-        guard presentation else {
-            for (p, v) in pairs { if let v { o[p.raw] = v } }
-            for (k, v) in customValues { o[k] = v }
-            return o
-        }
-        // Presented: committed values, with animated ones on top.
-        o = committedObjects
-        for (p, _) in pairs { if let animated = animatedObjects[p.raw] { o[p.raw] = animated } }
-        for (k, v) in animatedCustom { o[k] = v }
-        return o
     }
 
     // MARK: - properties
@@ -598,7 +593,7 @@ open class CALayer: NSObject, CAMediaTiming {
         guard let r = KeyPathResolver.resolve(keyPath, isShape: self is CAShapeLayer) else {
             if !keyPath.contains("."), PropertyTable.idsByName[keyPath] == nil {
                 let id = KeyInterner.id(keyPath).raw
-                return row >= 0 ? customValues[id] : snapshotObjects[id]
+                return row >= 0 ? customValues[id] : copiedObject(id)
             }
             StrataDiagnostics.emit(.unknownKeyPath, "value(forKeyPath: \"\(keyPath)\"): no such key path on \(type(of: self))")
             return nil
@@ -690,14 +685,13 @@ open class CALayer: NSObject, CAMediaTiming {
         if on { context.layers.flags[Int(row)] |= bit } else { context.layers.flags[Int(row)] &= ~bit }
     }
 
-    /// Model lanes of `p` (a snapshot's for a copy).
+    /// Model lanes of `p` (a copy's: its source's presentation lanes, or its own).
     @inline(__always)
     func readLanes(_ p: PropertyID) -> Lanes {
+        if _slowPath(row < 0) { return copyLanes(p) }
         let info = PropertyTable[p]
         var v = Lanes()
-        if let s = snapshot {
-            for c in 0..<info.width { v[c] = s[info.laneOffset + c] }
-        } else if let col = context.layers.model[p.index] {
+        if let col = context.layers.model[p.index] {
             let base = Int(row) * info.width
             for c in 0..<info.width { v[c] = col[base + c] }
         } else {
@@ -708,7 +702,7 @@ open class CALayer: NSObject, CAMediaTiming {
 
     @inline(__always)
     func readScalar(_ p: PropertyID) -> Double {
-        if let s = snapshot { return s[PropertyTable[p].laneOffset] }
+        if _slowPath(row < 0) { return copyLanes(p)[0] }
         if let col = context.layers.model[p.index] { return col[Int(row)] }
         return PropertyTable[p].defaults[0]
     }
@@ -724,7 +718,7 @@ open class CALayer: NSObject, CAMediaTiming {
     func writeLanes(_ p: PropertyID, _ l: Lanes) { mutableEngine?.setProperty(self, p, l) }
 
     func readObject(_ p: PropertyID) -> Any? {
-        if row < 0 { return snapshotObjects[p.raw] }
+        if row < 0 { return copiedObject(p.raw) }
         switch p {
         case .contents: return contentsValue
         case .mask: return maskValue

@@ -12,6 +12,7 @@ extension EngineContext {
     /// lane tracks (SIMD kernels) and keyframe tracks, then composed layer properties,
     /// derived transform fields and custom keys, path rotation, object values.
     func render() {
+        freezeLiveCopies()
         if !refreshAtRender.isEmpty {
             for (row, p) in refreshAtRender where layers.flags[Int(row)] & LayerFlags.alive != 0 {
                 if !hasAnimation(row: row, property: p) { layers.snapPresentation(row, p) }
@@ -248,6 +249,7 @@ extension EngineContext {
     /// Retires finished animations, then calls animationDidStart / animationDidStop and the
     /// completion blocks whose animations are all done.
     func endFrame() {
+        freezeLiveCopies()
         // Callbacks of one frame go out in add order (record sequence).
         var started: [(UInt64, CAAnimation)] = []
         for k in 0..<timings.justStarted.count {

@@ -47,6 +47,8 @@ final class SnapshotBuilder {
     @exclusivity(unchecked) private var siblings: [(z: Double, order: Int32, row: Int32)] = []
     /// Items the last `computeItems` call flagged for removal (worker's and caller's).
     @exclusivity(unchecked) private var culledByWorker = 0
+    /// Items of the last order with each `SnapshotHint` bit (for the pass's byte count).
+    @exclusivity(unchecked) private var hintedItems = SnapshotBuffer<Int>(capacity: 8)
 
     static let notInTree: Int32 = -1
     static let culled: Int32 = -2
@@ -95,7 +97,7 @@ final class SnapshotBuilder {
         let n = output.count
         output.wasFullPass = true
         output.recomputedItems = n
-        output.fullPassBytes = inputs.fullPassBytes(items: n, shapes: output.shapeCount)
+        output.fullPassBytes = inputs.fullPassBytes(items: n, shapes: output.shapeCount, hinted: hintedItems.base)
         var culled = 0
         if engine.renderThreads > 1 && n >= SnapshotBuilder.splitThreshold {
             // Two threads: the worker takes the upper half. The ancestors of its first item
@@ -145,14 +147,16 @@ final class SnapshotBuilder {
         guard rootRow >= 0 else { out.shapeCount = 0; return }
         let flags = inputs.flags, firstChild = layers.firstChild.base, lastChild = layers.lastChild.base
         let prev = layers.prevSibling.base, next = layers.nextSibling.base
+        let hints = inputs.hints
         var capacity = out._layerIndices.capacity
+        for b in 0..<8 { hintedItems[b] = 0 }
         stack.removeAll(keepingCapacity: true)
         stack.append(Int64(rootRow) << 32 | Int64(UInt32(bitPattern: -1)))
         while let top = stack.popLast() {
             let r = Int(top >> 32), parentItem = Int32(truncatingIfNeeded: top)
-            let f = flags[r]
+            let f = flags[r], h = hints[r]
             let opacity = inputs.opacity.map { $0[r] } ?? 1
-            let hidden = inputs.hidden.map { $0[r] >= 0.5 } ?? false
+            let hidden = hinted(inputs.hidden, h, SnapshotHint.clipping).map { $0[r] >= 0.5 } ?? false
             // `!(opacity > 0)` also culls NaN.
             if f & LayerFlags.committed == 0 || hidden || !(opacity > 0) {
                 itemOfRow[r] = SnapshotBuilder.culled
@@ -170,7 +174,8 @@ final class SnapshotBuilder {
             out._parents[i] = parentItem
             out._subtreeEnds[i] = Int32(i + 1)
             itemOfRow[r] = Int32(i)
-            orderZ[i] = Float(inputs.zPosition.map { $0[r] } ?? 0)
+            orderZ[i] = Float(hinted(inputs.zPosition, h, SnapshotHint.zPosition).map { $0[r] } ?? 0)
+            if h != 0 { for b in 0..<8 where h & (1 << UInt8(b)) != 0 { hintedItems[b] += 1 } }
             if f & LayerFlags.isShape != 0 {
                 if shapes == out._shapeItems.capacity { out.reserveShapes(2 * shapes, keeping: shapes) }
                 out._shapeItems[shapes] = Int32(i)
@@ -183,11 +188,15 @@ final class SnapshotBuilder {
             let me = Int64(i) & 0xffff_ffff
             var c = lastChild[r]
             guard c >= 0 else { continue }
-            if let z = inputs.zPosition, hasDistinctZ(firstChild[r], next, z) {
+            if let z = inputs.zPosition, hasDistinctZ(firstChild[r], next, z, hints) {
                 siblings.removeAll(keepingCapacity: true)
                 var k: Int32 = 0
                 var s = firstChild[r]
-                while s >= 0 { siblings.append((z[Int(s)], k, s)); k += 1; s = next[Int(s)] }
+                while s >= 0 {
+                    siblings.append((hints[Int(s)] & SnapshotHint.zPosition != 0 ? z[Int(s)] : 0, k, s))
+                    k += 1
+                    s = next[Int(s)]
+                }
                 siblings.sort { $0.z != $1.z ? $0.z < $1.z : $0.order < $1.order }
                 for e in siblings.reversed() { stack.append(Int64(e.row) << 32 | me) }
             } else {
@@ -206,16 +215,25 @@ final class SnapshotBuilder {
         }
     }
 
-    /// Do the sublayers starting at `first` have zPositions that are not all equal?
+    /// Do the sublayers starting at `first` have zPositions that are not all equal? (Those
+    /// without the zPosition hint are at 0.)
     @inline(__always)
-    private func hasDistinctZ(_ first: Int32, _ next: UnsafeMutablePointer<Int32>, _ z: UnsafeMutablePointer<Double>) -> Bool {
-        let z0 = z[Int(first)]
-        var s = next[Int(first)]
+    private func hasDistinctZ(_ first: Int32, _ next: UnsafeMutablePointer<Int32>, _ z: UnsafeMutablePointer<Double>,
+                              _ hints: UnsafeMutablePointer<UInt8>) -> Bool {
+        var z0: Double? = nil
+        var s = first
         while s >= 0 {
-            if z[Int(s)] != z0 { return true }
+            let v = hints[Int(s)] & SnapshotHint.zPosition != 0 ? z[Int(s)] : 0
+            if let z0 { if v != z0 { return true } } else { z0 = v }
             s = next[Int(s)]
         }
         return false
+    }
+
+    /// `column` for a row whose hints have `bit`; nil (the defaults) otherwise.
+    @inline(__always)
+    private func hinted(_ column: UnsafeMutablePointer<Double>?, _ h: UInt8, _ bit: UInt8) -> UnsafeMutablePointer<Double>? {
+        h & bit != 0 ? column : nil
     }
 
     // MARK: item values
@@ -238,13 +256,13 @@ final class SnapshotBuilder {
         let out = output
         let rows = out._layerIndices.base, parents = out._parents.base, ends = out._subtreeEnds.base
         let world = out._transforms.base, opacities = out._opacities.base, clips = out._clips.base
-        let bounds = out._bounds.base, flags = out._flags.base
+        let bounds = out._bounds.base, flags = out._flags.base, hints = inputs.hints
         var culled = 0
         var cachedParent = -1
         var parentSpace = RenderTransform.identity
         for i in range {
             if i < mid && Int(ends[i]) > mid { continue }
-            let r = Int(rows[i]), p = Int(parents[i])
+            let r = Int(rows[i]), p = Int(parents[i]), h = hints[r]
             var space = RenderTransform.identity
             var parentOpacity: Float = 1
             var clip: Int32 = -1
@@ -255,18 +273,19 @@ final class SnapshotBuilder {
                 }
                 space = parentSpace
                 parentOpacity = opacities[p]
-                let masks = inputs.masksToBounds.map { $0[Int(rows[p])] >= 0.5 } ?? false
+                let pr = Int(rows[p])
+                let masks = hinted(inputs.masksToBounds, hints[pr], SnapshotHint.clipping).map { $0[pr] >= 0.5 } ?? false
                 clip = masks ? Int32(p) : clips[p]
             }
             let b: SIMD4<Double> = inputs.bounds.map { SIMD4($0[4 * r], $0[4 * r + 1], $0[4 * r + 2], $0[4 * r + 3]) } ?? .zero
-            let a: SIMD2<Double> = inputs.anchorPoint.map { SIMD2($0[2 * r], $0[2 * r + 1]) } ?? SIMD2(0.5, 0.5)
+            let a: SIMD2<Double> = hinted(inputs.anchorPoint, h, SnapshotHint.anchor).map { SIMD2($0[2 * r], $0[2 * r + 1]) } ?? SIMD2(0.5, 0.5)
             let pos: SIMD2<Double> = inputs.position.map { SIMD2($0[2 * r], $0[2 * r + 1]) } ?? .zero
-            let az = inputs.anchorPointZ.map { $0[r] } ?? 0
-            let z = inputs.zPosition.map { $0[r] } ?? 0
+            let az = hinted(inputs.anchorPointZ, h, SnapshotHint.anchor).map { $0[r] } ?? 0
+            let z = hinted(inputs.zPosition, h, SnapshotHint.zPosition).map { $0[r] } ?? 0
             // The anchor point in the layer's bounds space.
             let ox = b.x + a.x * b.z, oy = b.y + a.y * b.w
             var m: RenderTransform
-            if let t = inputs.transform {
+            if let t = hinted(inputs.transform, h, SnapshotHint.transform) {
                 // T(-anchor) · transform · T(position, z), then the parent's space.
                 let q = t + 16 * r
                 var r1 = SIMD4(q[0], q[1], q[2], q[3]), r2 = SIMD4(q[4], q[5], q[6], q[7])
@@ -301,7 +320,7 @@ final class SnapshotBuilder {
             if !(s.x + s.y + s.z + s.w).isFinite {
                 f |= SnapshotBuilder.cullBit
                 culled += 1
-            } else if let ds = inputs.doubleSided, ds[r] < 0.5, SnapshotBuilder.facesAway(m) {
+            } else if let ds = hinted(inputs.doubleSided, h, SnapshotHint.clipping), ds[r] < 0.5, SnapshotBuilder.facesAway(m) {
                 f |= SnapshotBuilder.cullBit
                 culled += 1
             }
@@ -315,14 +334,15 @@ final class SnapshotBuilder {
     @inline(__always)
     private func childSpace(_ p: Int, _ row: Int, _ inputs: SnapshotInputs) -> RenderTransform {
         let w = output._transforms[p]
-        guard let st = inputs.sublayerTransform else { return w }
+        guard let st = hinted(inputs.sublayerTransform, inputs.hints[row], SnapshotHint.sublayerTransform) else { return w }
         let q = st + 16 * row
         var r1 = SIMD4(q[0], q[1], q[2], q[3]), r2 = SIMD4(q[4], q[5], q[6], q[7])
         var r3 = SIMD4(q[8], q[9], q[10], q[11]), r4 = SIMD4(q[12], q[13], q[14], q[15])
         if r1 == SIMD4(1, 0, 0, 0) && r2 == SIMD4(0, 1, 0, 0) && r3 == SIMD4(0, 0, 1, 0) && r4 == SIMD4(0, 0, 0, 1) { return w }
         let b: SIMD4<Double> = inputs.bounds.map { SIMD4($0[4 * row], $0[4 * row + 1], $0[4 * row + 2], $0[4 * row + 3]) } ?? .zero
-        let a: SIMD2<Double> = inputs.anchorPoint.map { SIMD2($0[2 * row], $0[2 * row + 1]) } ?? SIMD2(0.5, 0.5)
-        let az = inputs.anchorPointZ.map { $0[row] } ?? 0
+        let ah = inputs.hints[row]
+        let a: SIMD2<Double> = hinted(inputs.anchorPoint, ah, SnapshotHint.anchor).map { SIMD2($0[2 * row], $0[2 * row + 1]) } ?? SIMD2(0.5, 0.5)
+        let az = hinted(inputs.anchorPointZ, ah, SnapshotHint.anchor).map { $0[row] } ?? 0
         let o = SIMD4(b.x + a.x * b.z, b.y + a.y * b.w, az, 0)
         // T(-o) · S · T(o): the fourth row moves by -o through S; every row then by its w · o.
         r4 -= o.x * r1 + o.y * r2 + o.z * r3
@@ -353,26 +373,27 @@ final class SnapshotBuilder {
         let background = out._backgroundColors.base, borderColors = out._borderColors.base
         let borderWidths = out._borderWidths.base, corners = out._cornerRadii.base
         let shadowColors = out._shadowColors.base, shadows = out._shadows.base
-        let layerFlags = inputs.flags
+        let layerFlags = inputs.flags, hints = inputs.hints
         for i in range {
-            let r = Int(rows[i])
+            let r = Int(rows[i]), h = hints[r]
             var f = flags[i].rawValue & (RenderItemFlags.perspective.rawValue | SnapshotBuilder.cullBit)
             let bg = SnapshotBuilder.color(inputs.backgroundColor, r, nilColor: true)
             background[i] = bg
             if bg.w > 0 { f |= RenderItemFlags.background.rawValue }
-            let bw = Float(inputs.borderWidth.map { $0[r] } ?? 0)
-            let bc = SnapshotBuilder.color(inputs.borderColor, r, nilColor: false)
+            let border = h & SnapshotHint.border != 0, shadow = h & SnapshotHint.shadow != 0
+            let bw = Float((border ? inputs.borderWidth : nil).map { $0[r] } ?? 0)
+            let bc = SnapshotBuilder.color(border ? inputs.borderColor : nil, r, nilColor: false)
             borderWidths[i] = bw
             borderColors[i] = bc
             if bw > 0 && bc.w > 0 { f |= RenderItemFlags.border.rawValue }
-            corners[i] = Float(inputs.cornerRadius.map { $0[r] } ?? 0)
-            let sc = SnapshotBuilder.color(inputs.shadowColor, r, nilColor: false)
-            let so = Float(inputs.shadowOpacity.map { $0[r] } ?? 0)
-            let off: SIMD2<Float> = inputs.shadowOffset.map { SIMD2(Float($0[2 * r]), Float($0[2 * r + 1])) } ?? SIMD2(0, -3)
+            corners[i] = Float((border ? inputs.cornerRadius : nil).map { $0[r] } ?? 0)
+            let sc = SnapshotBuilder.color(shadow ? inputs.shadowColor : nil, r, nilColor: false)
+            let so = Float((shadow ? inputs.shadowOpacity : nil).map { $0[r] } ?? 0)
+            let off: SIMD2<Float> = (shadow ? inputs.shadowOffset : nil).map { SIMD2(Float($0[2 * r]), Float($0[2 * r + 1])) } ?? SIMD2(0, -3)
             shadowColors[i] = sc
-            shadows[i] = SIMD4(off.x, off.y, Float(inputs.shadowRadius.map { $0[r] } ?? 3), so)
+            shadows[i] = SIMD4(off.x, off.y, Float((shadow ? inputs.shadowRadius : nil).map { $0[r] } ?? 3), so)
             if so > 0 && sc.w > 0 { f |= RenderItemFlags.shadow.rawValue }
-            if let m = inputs.masksToBounds, m[r] >= 0.5 { f |= RenderItemFlags.masksToBounds.rawValue }
+            if let m = hinted(inputs.masksToBounds, h, SnapshotHint.clipping), m[r] >= 0.5 { f |= RenderItemFlags.masksToBounds.rawValue }
             let lf = layerFlags[r]
             if lf & LayerFlags.hasObjects != 0, let h = engine.layers.handle[r] {
                 let layer = h.takeUnretainedValue()
@@ -383,11 +404,14 @@ final class SnapshotBuilder {
             let s = Int(shapeIndex[i])
             if s >= 0 {
                 f |= RenderItemFlags.shape.rawValue
-                out._fillColors[s] = SnapshotBuilder.color(inputs.fillColor, r, nilColor: false, default: SIMD4(0, 0, 0, 1))
-                out._strokeColors[s] = SnapshotBuilder.color(inputs.strokeColor, r, nilColor: true)
-                out._strokes[s] = SIMD4(Float(inputs.lineWidth.map { $0[r] } ?? 1), Float(inputs.strokeStart.map { $0[r] } ?? 0),
-                                        Float(inputs.strokeEnd.map { $0[r] } ?? 1), Float(inputs.miterLimit.map { $0[r] } ?? 10))
-                out._lineDashPhases[s] = Float(inputs.lineDashPhase.map { $0[r] } ?? 0)
+                let sh = h & SnapshotHint.shape != 0
+                out._fillColors[s] = SnapshotBuilder.color(sh ? inputs.fillColor : nil, r, nilColor: false, default: SIMD4(0, 0, 0, 1))
+                out._strokeColors[s] = SnapshotBuilder.color(sh ? inputs.strokeColor : nil, r, nilColor: true)
+                out._strokes[s] = SIMD4(Float((sh ? inputs.lineWidth : nil).map { $0[r] } ?? 1),
+                                        Float((sh ? inputs.strokeStart : nil).map { $0[r] } ?? 0),
+                                        Float((sh ? inputs.strokeEnd : nil).map { $0[r] } ?? 1),
+                                        Float((sh ? inputs.miterLimit : nil).map { $0[r] } ?? 10))
+                out._lineDashPhases[s] = Float((sh ? inputs.lineDashPhase : nil).map { $0[r] } ?? 0)
             }
             flags[i] = RenderItemFlags(rawValue: f)
         }
@@ -497,32 +521,21 @@ final class SnapshotBuilder {
         marks.reserve(words, keeping: 0)
         let bits = marks.base
         bits.initialize(repeating: 0, count: words)
-        let map = itemOfRow.base, mapCount = itemOfRowCount
         let inputs = SnapshotInputs(layers)
         var needFull = false
-        // A changed row: its item marked; a culled row that may show now needs a full pass.
-        func mark(_ row: Int32) {
-            guard Int(row) < mapCount else { return }
-            let it = map[Int(row)]
-            if it >= 0 {
-                bits[Int(it) >> 6] |= 1 << UInt64(Int(it) & 63)
-            } else if it == SnapshotBuilder.culled && !needFull && !stillCulled(Int(row), inputs) {
-                needFull = true
-            }
-        }
-        for row in layers.changedRows { mark(row) }
+        for row in layers.changedRows { mark(row, bits, inputs, &needFull) }
         let anim = engine.animations
         for t in 0..<anim.tracks.count {
             let track = anim.tracks[t]
             let rows = track.layer.base
-            for s in 0..<track.count { mark(rows[s]) }
+            for s in 0..<track.count { mark(rows[s], bits, inputs, &needFull) }
         }
         for t in 0..<anim.keyframeTracks.count {
             let track = anim.keyframeTracks[t]
-            for s in 0..<track.count { mark(track.layer[s]) }
+            for s in 0..<track.count { mark(track.layer[s], bits, inputs, &needFull) }
         }
-        for id in anim.derivedRecords { mark(anim.records[Int(id)].layer) }
-        for id in anim.objectRecords { mark(anim.records[Int(id)].layer) }
+        for id in anim.derivedRecords { mark(anim.records[Int(id)].layer, bits, inputs, &needFull) }
+        for id in anim.objectRecords { mark(anim.records[Int(id)].layer, bits, inputs, &needFull) }
         if needFull { return false }
         // Marked items in order; each with its subtree's geometry (skipping marks inside a
         // subtree already done).
@@ -550,6 +563,19 @@ final class SnapshotBuilder {
         return true
     }
 
+    /// A changed row: its item marked for the update; a culled row that may show now needs
+    /// a full pass.
+    @inline(__always)
+    private func mark(_ row: Int32, _ bits: UnsafeMutablePointer<UInt64>, _ inputs: SnapshotInputs, _ needFull: inout Bool) {
+        guard Int(row) < itemOfRowCount else { return }
+        let it = itemOfRow[Int(row)]
+        if it >= 0 {
+            bits[Int(it) >> 6] |= 1 << UInt64(Int(it) & 63)
+        } else if it == SnapshotBuilder.culled && !needFull && !stillCulled(Int(row), inputs) {
+            needFull = true
+        }
+    }
+
     /// Is a layer the geometry culled a child of an item in `items`?
     private func holdsCulledLayer(_ items: Range<Int>) -> Bool {
         // First parent at or after the range's start (the list is ascending).
@@ -564,7 +590,7 @@ final class SnapshotBuilder {
     /// Is a culled row's layer still culled by what the order pass looks at?
     private func stillCulled(_ r: Int, _ inputs: SnapshotInputs) -> Bool {
         let opacity = inputs.opacity.map { $0[r] } ?? 1
-        let hidden = inputs.hidden.map { $0[r] >= 0.5 } ?? false
+        let hidden = hinted(inputs.hidden, inputs.hints[r], SnapshotHint.clipping).map { $0[r] >= 0.5 } ?? false
         return inputs.flags[r] & LayerFlags.committed == 0 || hidden || !(opacity > 0)
     }
 
@@ -572,7 +598,7 @@ final class SnapshotBuilder {
     private func sameOrder(_ i: Int, _ inputs: SnapshotInputs) -> Bool {
         let r = Int(output._layerIndices[i])
         if stillCulled(r, inputs) { return false }
-        return Float(inputs.zPosition.map { $0[r] } ?? 0) == orderZ[i]
+        return Float(hinted(inputs.zPosition, inputs.hints[r], SnapshotHint.zPosition).map { $0[r] } ?? 0) == orderZ[i]
     }
 }
 

@@ -3,6 +3,8 @@
 /// reads no bytes for it).
 struct SnapshotInputs {
     let flags: UnsafeMutablePointer<UInt16>
+    /// `SnapshotHint` bits per row: a column of a group is read only for rows with its bit.
+    let hints: UnsafeMutablePointer<UInt8>
     let position, bounds, anchorPoint, anchorPointZ, zPosition: UnsafeMutablePointer<Double>?
     let transform, sublayerTransform: UnsafeMutablePointer<Double>?
     let opacity, hidden, masksToBounds, doubleSided: UnsafeMutablePointer<Double>?
@@ -13,6 +15,7 @@ struct SnapshotInputs {
     init(_ s: LayerStore) {
         func col(_ p: PropertyID) -> UnsafeMutablePointer<Double>? { s.presentation[p.index] }
         flags = s.flags.base
+        hints = s.hints.base
         position = col(.position); bounds = col(.bounds); anchorPoint = col(.anchorPoint)
         anchorPointZ = col(.anchorPointZ); zPosition = col(.zPosition)
         transform = col(.transform); sublayerTransform = col(.sublayerTransform)
@@ -26,22 +29,34 @@ struct SnapshotInputs {
         lineDashPhase = col(.lineDashPhase)
     }
 
-    /// Bytes a full pass over `items` layers (`shapes` of them shape layers) reads from
-    /// these columns and the tree, and writes: what its bandwidth floor streams.
-    func fullPassBytes(items: Int, shapes: Int) -> Int {
-        func w(_ c: UnsafeMutablePointer<Double>?, _ lanes: Int) -> Int { c == nil ? 0 : lanes * 8 }
-        // Order: flags, last child, previous sibling, the row -> item map and z; hidden,
-        // opacity and zPosition for culling and sorting.
-        let order = 2 + 4 + 4 + 4 + 4 + w(hidden, 1) + w(opacity, 1) + w(zPosition, 1)
-        // Geometry: position, bounds, anchor, transform, the parent's sublayer transform
-        // and clip, opacity again, double-sidedness.
-        let geometry = w(position, 2) + w(bounds, 4) + w(anchorPoint, 2) + w(anchorPointZ, 1) + w(zPosition, 1)
-            + w(transform, 16) + w(sublayerTransform, 16) + w(opacity, 1) + w(masksToBounds, 1) + w(doubleSided, 1)
-        let style = 2 + w(backgroundColor, 4) + w(borderColor, 4) + w(borderWidth, 1) + w(cornerRadius, 1)
-            + w(shadowColor, 4) + w(shadowOffset, 2) + w(shadowOpacity, 1) + w(shadowRadius, 1) + w(masksToBounds, 1)
-        let shape = w(fillColor, 4) + w(strokeColor, 4) + w(lineWidth, 1) + w(strokeStart, 1) + w(strokeEnd, 1)
-            + w(miterLimit, 1) + w(lineDashPhase, 1)
-        return items * (order + geometry + style + RenderSnapshot.bytesPerItem)
-            + shapes * (shape + RenderSnapshot.bytesPerShape)
+    /// Bytes a full pass over `items` layers reads and writes (`shapes` of them shape
+    /// layers; `hinted[b]` of them with hint bit b): what its bandwidth floor streams.
+    func fullPassBytes(items: Int, shapes: Int, hinted: UnsafePointer<Int>) -> Int {
+        // Every item: flags and hints, last child, previous sibling, the row -> item map and
+        // the order's z; opacity (order and geometry), position, bounds, background.
+        let each = 2 + 1 + 4 + 4 + 4 + 4 + 2 * w(opacity, 1) + w(position, 2) + w(bounds, 4) + w(backgroundColor, 4)
+        var bytes = items * (each + RenderSnapshot.bytesPerItem) + shapes * RenderSnapshot.bytesPerShape
+        for b in 0..<8 { bytes += hinted[b] * groupBytes(b) }
+        return bytes
+    }
+
+    /// Bytes of a column of `lanes` doubles per row, 0 when not materialised.
+    private func w(_ c: UnsafeMutablePointer<Double>?, _ lanes: Int) -> Int { c == nil ? 0 : lanes * 8 }
+
+    /// Bytes the pass reads per item with hint bit `b` (the parent's sublayer transform
+    /// and clip counted per item that has them).
+    private func groupBytes(_ b: Int) -> Int {
+        switch b {
+        case 0: return w(transform, 16)
+        case 1: return w(sublayerTransform, 16)
+        case 2: return w(anchorPoint, 2) + w(anchorPointZ, 1)
+        case 3: return 2 * w(zPosition, 1)
+        case 4: return w(borderColor, 4) + w(borderWidth, 1) + w(cornerRadius, 1)
+        case 5: return w(shadowColor, 4) + w(shadowOffset, 2) + w(shadowOpacity, 1) + w(shadowRadius, 1)
+        case 6: return w(hidden, 1) + 2 * w(masksToBounds, 1) + w(doubleSided, 1)
+        default:
+            return w(fillColor, 4) + w(strokeColor, 4) + w(lineWidth, 1) + w(strokeStart, 1) + w(strokeEnd, 1)
+                + w(miterLimit, 1) + w(lineDashPhase, 1)
+        }
     }
 }

@@ -39,6 +39,9 @@ final class LayerStore {
     @exclusivity(unchecked) var prevSibling: Column<Int32>
     @exclusivity(unchecked) var childCount: Column<Int32>
     @exclusivity(unchecked) var flags: Column<UInt16>
+    /// `SnapshotHint` bits: the groups of properties this layer has set or animated since it
+    /// was made (the others hold their defaults, so the render snapshot skips their columns).
+    @exclusivity(unchecked) var hints: Column<UInt8>
     /// Unretained pointer to the handle (valid while the row is alive).
     @exclusivity(unchecked) var handle: Column<Unmanaged<CALayer>?>
     /// Head and tail of the layer's animation records, in `animationKeys()` order.
@@ -59,6 +62,7 @@ final class LayerStore {
         prevSibling = Column(capacity: c, fill: -1)
         childCount = Column(capacity: c, fill: 0)
         flags = Column(capacity: c, fill: 0)
+        hints = Column(capacity: c, fill: 0)
         handle = Column(capacity: c, fill: nil)
         firstAnimation = Column(capacity: c, fill: -1)
         lastAnimation = Column(capacity: c, fill: -1)
@@ -72,7 +76,7 @@ final class LayerStore {
             presentation[p]?.deallocate()
         }
         parent.free(); firstChild.free(); lastChild.free(); nextSibling.free(); prevSibling.free()
-        childCount.free(); flags.free(); handle.free(); firstAnimation.free(); lastAnimation.free()
+        childCount.free(); flags.free(); hints.free(); handle.free(); firstAnimation.free(); lastAnimation.free()
         model.free(); presentation.free()
     }
 
@@ -83,7 +87,7 @@ final class LayerStore {
     var bytesAllocated: Int {
         var lanes = 0
         for p in 0..<PropertyTable.count where model[p] != nil { lanes += PropertyTable.rows[p].width }
-        return capacity * (6 * 4 + 2 + 8 + 2 * 4 + 2 * lanes * 8)
+        return capacity * (6 * 4 + 2 + 1 + 8 + 2 * 4 + 2 * lanes * 8)
     }
 
     /// A fresh row with every property at its default.
@@ -101,6 +105,7 @@ final class LayerStore {
         parent[i] = -1; firstChild[i] = -1; lastChild[i] = -1; nextSibling[i] = -1; prevSibling[i] = -1
         childCount[i] = 0
         flags[i] = f | LayerFlags.alive
+        hints[i] = 0
         firstAnimation[i] = -1; lastAnimation[i] = -1
         for p in 0..<PropertyTable.count {
             guard let m = model[p] else { continue }
@@ -125,7 +130,7 @@ final class LayerStore {
         let c = grownCapacity(capacity, needed: n)
         parent.grow(to: c, fill: -1); firstChild.grow(to: c, fill: -1); lastChild.grow(to: c, fill: -1)
         nextSibling.grow(to: c, fill: -1); prevSibling.grow(to: c, fill: -1); childCount.grow(to: c, fill: 0)
-        flags.grow(to: c, fill: 0); handle.grow(to: c, fill: nil)
+        flags.grow(to: c, fill: 0); hints.grow(to: c, fill: 0); handle.grow(to: c, fill: nil)
         firstAnimation.grow(to: c, fill: -1); lastAnimation.grow(to: c, fill: -1)
         for p in 0..<PropertyTable.count {
             guard let m = model[p], let pr = presentation[p] else { continue }

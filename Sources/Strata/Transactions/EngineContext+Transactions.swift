@@ -48,6 +48,7 @@ extension EngineContext {
     /// The outermost commit: animations get their begin time, changed properties without
     /// animation show their model value, new layers become presentable.
     private func commitToRenderTree() {
+        freezeLiveCopies()
         // Entries of many layers under one timed ancestor convert `now` through shared
         // ancestors: converted once each (the tree does not change during this loop).
         var localTimes = LocalTimeCache(media: now)
