@@ -23,4 +23,18 @@ public enum ReferenceSuite {
         }
         return cases
     }
+
+    /// A whole frame read by a renderer (evaluate + snapshot, or + presentation read-out),
+    /// beside the fast engine's `snapshot/frame/strata/N`.
+    public static func snapshotCases() -> [BenchmarkCase] {
+        var cases: [BenchmarkCase] = []
+        for n in [10_000, 100_000] {
+            for readout in [false, true] {
+                cases.append(snapshotFrameCase(n: n, engine: "reference", readout: readout, quick: false) {
+                    try makeSnapshotFrameWorkload(n: n, readout: readout)
+                })
+            }
+        }
+        return cases
+    }
 }

@@ -345,3 +345,65 @@ func floorCase(bytes: Int, quick: Bool) -> BenchmarkCase {
                   parameters: ["suite": "frame", "engine": "floor", "bytes": "\(bytes)", "n": "\(bytes)"],
                   make: { try TriadFloor.workload(bytes: bytes) })
 }
+
+/// A frame read by a renderer: N layers under one root (20 x 20, a background colour),
+/// each animating its position on one shared linear timing. One iteration is beginFrame,
+/// render, the render snapshot (or, `readout`, every layer's `presentation()?.position`, as
+/// a renderer read a frame before the snapshot existed) and endFrame, 1/120 s on. The
+/// snapshot's item of a sampled layer is checked halfway before anything is timed.
+func makeSnapshotFrameWorkload(n: Int, readout: Bool) throws -> Workload {
+    let root = CALayer()
+    var layers: [CALayer] = []
+    layers.reserveCapacity(n)
+    CATransaction.begin()
+    CATransaction.setDisableActions(true)
+    for i in 0..<n {
+        let l = CALayer()
+        l.bounds = CGRect(x: 0, y: 0, width: 20, height: 20)
+        l.backgroundColor = CGColor(red: Double(i % 7) / 7, green: 0.5, blue: 1, alpha: 1)
+        root.addSublayer(l)
+        layers.append(l)
+    }
+    CATransaction.commit()
+    let renderer = CARenderer(layer: root)
+    renderer.renderFrame(atTime: 0)
+    CATransaction.begin()
+    CATransaction.setAnimationDuration(1e7)
+    CATransaction.setAnimationTimingFunction(CAMediaTimingFunction(name: .linear))
+    for (i, l) in layers.enumerated() { l.position = CGPoint(x: Double(i % 100) + 100, y: 50) }
+    CATransaction.commit()
+    var t = 5e6
+    renderer.beginFrame(atTime: t)
+    renderer.render()
+    let s = renderer.snapshot()
+    renderer.endFrame()
+    // Precondition: the root and every layer are items; layer k is halfway to x = k % 100 +
+    // 100 (its bounds' origin 10 before its position; the root's bounds are empty).
+    try BenchmarkError.check(s.count == n + 1, "snapshot/frame/\(n): \(s.count) items, expected \(n + 1)")
+    for k in stride(from: 0, to: n, by: max(1, n / 16)) {
+        let x = Double(s.transforms[k + 1].row4.x), expected = (Double(k % 100) + 100) / 2 - 10
+        try BenchmarkError.check(abs(x - expected) < 1e-3, "snapshot/frame/\(n): layer \(k) at x \(x), expected \(expected)")
+    }
+    return Workload(retaining: [root, renderer, layers as AnyObject]) {
+        t += 1.0 / 120
+        renderer.beginFrame(atTime: t)
+        renderer.render()
+        if readout {
+            var sum = 0.0
+            for l in layers { sum += Double(l.presentation()?.position.x ?? 0) }
+            blackHole(sum)
+        } else {
+            blackHole(renderer.snapshot().count)
+        }
+        renderer.endFrame()
+    }
+}
+
+/// A whole-frame case of either engine: `snapshot/frame/ENGINE/N` (evaluate + snapshot) or
+/// `snapshot/frame-readout/ENGINE/N` (evaluate + every layer's `presentation()`).
+func snapshotFrameCase(n: Int, engine: String, readout: Bool, quick: Bool, make: @escaping () throws -> Workload) -> BenchmarkCase {
+    let kind = readout ? "frame-readout" : "frame"
+    return BenchmarkCase("snapshot/\(kind)/\(engine)/\(n)", items: n, item: "layer",
+                         unit: engine == "strata" ? .microseconds : .milliseconds, quick: quick,
+                         parameters: ["suite": "snapshot", "kind": kind, "engine": engine, "n": "\(n)"], make: make)
+}

@@ -3,7 +3,7 @@ import StrataBench
 /// Every benchmark of the fast engine, by suite. `quick` selects CI's short run.
 public enum Suites {
     /// The suites in the order they run and are listed.
-    public static let names = ["commit", "lookup", "frame", "tree"]
+    public static let names = ["commit", "lookup", "frame", "tree", "snapshot"]
 
     /// Bodies whose instructions (callgrind) and mallocs are counted: small fixed workloads,
     /// so the counts are cheap under valgrind and exact from run to run.
@@ -21,6 +21,8 @@ public enum Suites {
         "lookup/built-in/cached",
         "lookup/mix-view-layer/chain",
         "lookup/mix-view-layer/interned",
+        "snapshot/full/balanced/1000",
+        "snapshot/update/balanced/10/1000",
     ]
 
     /// The cases of `suite` (one of `names`).
@@ -30,6 +32,7 @@ public enum Suites {
         case "lookup": return LookupSuite.cases()
         case "frame": return FrameSuite.cases()
         case "tree": return TreeSuite.cases()
+        case "snapshot": return SnapshotSuite.cases()
         default: return []
         }
     }

@@ -61,9 +61,9 @@ public struct RenderItemFlags: OptionSet, Hashable, Sendable {
 ///     }
 public final class RenderSnapshot {
     /// Items (visible layers) in the frame.
-    public package(set) var count = 0
+    @exclusivity(unchecked) public package(set) var count = 0
     /// Shape layers among them (rows of the shape columns).
-    public package(set) var shapeCount = 0
+    @exclusivity(unchecked) public package(set) var shapeCount = 0
     /// Media time of the frame the snapshot shows.
     public package(set) var time: Double = 0
     /// Snapshots taken into this object so far (1 after the first).
@@ -79,31 +79,31 @@ public final class RenderSnapshot {
     /// bandwidth floor for it must stream.
     public package(set) var fullPassBytes = 0
 
-    package var _layerIndices = SnapshotBuffer<Int32>()
-    package var _parents = SnapshotBuffer<Int32>()
-    package var _subtreeEnds = SnapshotBuffer<Int32>()
-    package var _clips = SnapshotBuffer<Int32>()
-    package var _transforms = SnapshotBuffer<RenderTransform>()
-    package var _opacities = SnapshotBuffer<Float>()
-    package var _bounds = SnapshotBuffer<SIMD4<Float>>()
-    package var _cornerRadii = SnapshotBuffer<Float>()
-    package var _backgroundColors = SnapshotBuffer<SIMD4<Float>>()
-    package var _borderColors = SnapshotBuffer<SIMD4<Float>>()
-    package var _borderWidths = SnapshotBuffer<Float>()
-    package var _shadowColors = SnapshotBuffer<SIMD4<Float>>()
+    @exclusivity(unchecked) package var _layerIndices = SnapshotBuffer<Int32>()
+    @exclusivity(unchecked) package var _parents = SnapshotBuffer<Int32>()
+    @exclusivity(unchecked) package var _subtreeEnds = SnapshotBuffer<Int32>()
+    @exclusivity(unchecked) package var _clips = SnapshotBuffer<Int32>()
+    @exclusivity(unchecked) package var _transforms = SnapshotBuffer<RenderTransform>()
+    @exclusivity(unchecked) package var _opacities = SnapshotBuffer<Float>()
+    @exclusivity(unchecked) package var _bounds = SnapshotBuffer<SIMD4<Float>>()
+    @exclusivity(unchecked) package var _cornerRadii = SnapshotBuffer<Float>()
+    @exclusivity(unchecked) package var _backgroundColors = SnapshotBuffer<SIMD4<Float>>()
+    @exclusivity(unchecked) package var _borderColors = SnapshotBuffer<SIMD4<Float>>()
+    @exclusivity(unchecked) package var _borderWidths = SnapshotBuffer<Float>()
+    @exclusivity(unchecked) package var _shadowColors = SnapshotBuffer<SIMD4<Float>>()
     /// (offset width, offset height, radius, opacity)
-    package var _shadows = SnapshotBuffer<SIMD4<Float>>()
-    package var _flags = SnapshotBuffer<RenderItemFlags>()
-    package var _shapeIndices = SnapshotBuffer<Int32>()
+    @exclusivity(unchecked) package var _shadows = SnapshotBuffer<SIMD4<Float>>()
+    @exclusivity(unchecked) package var _flags = SnapshotBuffer<RenderItemFlags>()
+    @exclusivity(unchecked) package var _shapeIndices = SnapshotBuffer<Int32>()
 
-    package var _shapeItems = SnapshotBuffer<Int32>()
-    package var _fillColors = SnapshotBuffer<SIMD4<Float>>()
-    package var _strokeColors = SnapshotBuffer<SIMD4<Float>>()
+    @exclusivity(unchecked) package var _shapeItems = SnapshotBuffer<Int32>()
+    @exclusivity(unchecked) package var _fillColors = SnapshotBuffer<SIMD4<Float>>()
+    @exclusivity(unchecked) package var _strokeColors = SnapshotBuffer<SIMD4<Float>>()
     /// (lineWidth, strokeStart, strokeEnd, miterLimit)
-    package var _strokes = SnapshotBuffer<SIMD4<Float>>()
-    package var _lineDashPhases = SnapshotBuffer<Float>()
+    @exclusivity(unchecked) package var _strokes = SnapshotBuffer<SIMD4<Float>>()
+    @exclusivity(unchecked) package var _lineDashPhases = SnapshotBuffer<Float>()
     /// Each shape's path (nil: none), by shape index.
-    package var _paths: [CGPath?] = []
+    @exclusivity(unchecked) package var _paths: [CGPath?] = []
 
     /// Answers `layerIndices`: the engine's object that made the snapshot.
     package weak var source: AnyObject?

@@ -3,10 +3,12 @@
 /// holds the memory and `deinit` releases it; the snapshot hands readers spans over `base`.
 ///
 /// - Complexity: reads and writes O(1); `reserve` O(n) on growth only.
+@frozen
 package struct SnapshotBuffer<Element>: ~Copyable {
-    package private(set) var base: UnsafeMutablePointer<Element>
-    package private(set) var capacity: Int
+    @usableFromInline package private(set) var base: UnsafeMutablePointer<Element>
+    @usableFromInline package private(set) var capacity: Int
 
+    @inlinable
     package init(capacity: Int = 0) {
         let c = Swift.max(capacity, 16)
         base = UnsafeMutableRawPointer.allocate(byteCount: c * MemoryLayout<Element>.stride, alignment: 64)
@@ -16,6 +18,7 @@ package struct SnapshotBuffer<Element>: ~Copyable {
 
     /// Room for at least `n` elements; the first `keep` are kept (the rest are undefined
     /// until written).
+    @inlinable
     package mutating func reserve(_ n: Int, keeping keep: Int) {
         guard n > capacity else { return }
         var c = capacity
@@ -28,10 +31,12 @@ package struct SnapshotBuffer<Element>: ~Copyable {
         capacity = c
     }
 
+    @inlinable
     package subscript(i: Int) -> Element {
         @inline(__always) get { base[i] }
         @inline(__always) nonmutating set { base[i] = newValue }
     }
 
+    @inlinable
     deinit { UnsafeMutableRawPointer(base).deallocate() }
 }

@@ -24,6 +24,7 @@ enum Catalog {
         for s in suites where s != "scenes" {
             out += Suites.cases(s)
             if s == "frame" { out += ReferenceSuite.cases() }
+            if s == "snapshot" { out += ReferenceSuite.snapshotCases() }
         }
         return out
     }

@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-@testable import Strata
+@_spi(Benchmarks) @testable import Strata
 
 /// The render snapshot: painter's order, culling, world geometry, style columns, and the
 /// incremental update agreeing with a full pass. (Agreement with the reference engine's
@@ -316,7 +316,10 @@ final class RenderSnapshotTests: XCTestCase {
                 }
                 let r = CARenderer(layer: root)
                 r.renderFrame(atTime: 0)
-                let s = r.snapshot()
+                XCTAssertTrue(r.snapshot().wasFullPass)
+                // The second full pass of a large tree overlaps the walk with the items (two
+                // threads take chunks of them); compare that one.
+                let s = r.snapshotFullPass()
                 out = (0..<s.count).map { s.item($0) }
             }
             return out
@@ -485,5 +488,13 @@ extension PresentationCopyTests {
         r.renderFrame(atTime: 1)
         XCTAssertEqual(p.position, CGPoint(x: 3, y: 4))
         XCTAssertTrue(p.model() === p, "no model layer any more")
+    }
+}
+
+extension RenderSnapshotTests {
+    func test_builderBitsAreTheFlagsBits() {
+        typealias B = SnapshotBuilder.ItemBit
+        XCTAssertEqual([B.masksToBounds, B.shape, B.background, B.border, B.shadow, B.contents, B.mask, B.shadowPath, B.perspective],
+                       [RenderItemFlags.masksToBounds, .shape, .background, .border, .shadow, .contents, .mask, .shadowPath, .perspective].map(\.rawValue))
     }
 }

@@ -72,7 +72,7 @@ extension EngineContext {
         let r = animations.records[Int(id)]
         let row = Int(r.layer)
         // What the animation drives is no longer at its default (render snapshot hints).
-        if r.property >= 0 && Int(r.property) < PropertyTable.count { layers.hints[row] |= hot[Int(r.property)].snapshotHint }
+        if r.property >= 0 && Int(r.property) < PropertyTable.count { layers.addHints(row, hot[Int(r.property)].snapshotHint) }
         let last = layers.lastAnimation[row]
         animations.records[Int(id)].prevInLayer = last
         animations.records[Int(id)].nextInLayer = -1

@@ -28,7 +28,7 @@ extension EngineContext {
             outcome = lookupAction(layer, p)
         }
         for c in 0..<w { model[row * w + c] = new[c] }
-        layers.hints[row] |= info.snapshotHint
+        if info.snapshotHint != 0 { layers.addHints(row, info.snapshotHint) }
         switch outcome {
         case .none: break
         case .builtIn(.basic):

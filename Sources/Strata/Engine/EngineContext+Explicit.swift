@@ -230,7 +230,7 @@ extension EngineContext {
             let flags = (cumulative ? SlotFlags.cumulative : 0) | rotate
             if rotate != 0 {
                 animations.rotatingSlots += 1
-                layers.hints[Int(row)] |= SnapshotHint.transform   // the path's tangent turns the layer
+                layers.addHints(Int(row), SnapshotHint.transform)   // the path's tangent turns the layer
             }
             animations.records[Int(id)].slot = animations.keyframeTracks[Int(t)].append(
                 layer: row, timing: e, record: id, compiled, flags: flags)

@@ -65,9 +65,14 @@ open class CARenderer: NSObject {
     ///
     /// - Complexity: O(n) in visible layers for a full pass; O(changed + animated layers and
     ///   their subtrees + n / 64) for an update.
-    open func snapshot() -> RenderSnapshot {
+    open func snapshot() -> RenderSnapshot { snapshotBuilder(invalidated: false) }
+
+    /// The snapshot, from this renderer's builder (made on first use); `invalidated`: a
+    /// full pass whatever changed.
+    func snapshotBuilder(invalidated: Bool) -> RenderSnapshot {
         let builder = snapshotBuilder ?? { let b = SnapshotBuilder(engine: context); snapshotBuilder = b; return b }()
         guard onOwnThread() else { return builder.output }
+        if invalidated { builder.invalidate() }
         return builder.snapshot(root: layer?.engine === context ? layer : nil, time: context.now)
     }
 

@@ -22,7 +22,6 @@ final class RenderWorker {
 
     @exclusivity(unchecked) private var track: LaneTrack?
     @exclusivity(unchecked) private var snapshot: SnapshotBuilder?
-    @exclusivity(unchecked) private var items: Range<Int> = 0..<0
     @exclusivity(unchecked) private var blocks: Range<Int> = 0..<0
     @exclusivity(unchecked) private var prog: UnsafeMutablePointer<Double>?
     @exclusivity(unchecked) private var phase: UnsafeMutablePointer<UInt8>?
@@ -59,7 +58,7 @@ final class RenderWorker {
                 track.evaluateBlocks(blocks, buffer: track.workerBuffer, progress: prog!, phase: phase!,
                                      iteration: iteration!, presentation: pres!, model: model!)
             } else if let snapshot {
-                snapshot.computeOnWorker(items)
+                snapshot.runChunksOnWorker()
             }
             finished.store(seen, ordering: .releasing)
         }
@@ -92,11 +91,11 @@ final class RenderWorker {
         post()
     }
 
-    /// Starts computing `items` of a snapshot on the worker; `wait()` before reading them.
-    func start(snapshot builder: SnapshotBuilder, items range: Range<Int>) {
+    /// Starts the worker on a snapshot's chunks of items (taken as its walk makes them);
+    /// `wait()` before reading them.
+    func start(snapshot builder: SnapshotBuilder) {
         wait()
         snapshot = builder
-        items = range
         post()
     }
 

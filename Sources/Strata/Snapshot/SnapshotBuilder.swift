@@ -43,12 +43,44 @@ final class SnapshotBuilder {
     @exclusivity(unchecked) private var orderZ = SnapshotBuffer<Float>()
     /// Items to recompute in an update: one bit per item.
     @exclusivity(unchecked) private var marks = SnapshotBuffer<UInt64>()
-    @exclusivity(unchecked) private var stack: [Int64] = []
+    /// Rows whose sublayers this pass sorted by zPosition carry this pass's number, and
+    /// those sublayers' draw-order links (`orderNext`).
+    @exclusivity(unchecked) private var sortedStamp = SnapshotBuffer<UInt32>()
+    @exclusivity(unchecked) private var orderNext = SnapshotBuffer<Int32>()
+    @exclusivity(unchecked) private var pass: UInt32 = 0
+    /// The order walk's path: parent items of the layers above it.
+    @exclusivity(unchecked) private var path = SnapshotBuffer<Int32>(capacity: 256)
     @exclusivity(unchecked) private var siblings: [(z: Double, order: Int32, row: Int32)] = []
     /// Items the last `computeItems` call flagged for removal (worker's and caller's).
     @exclusivity(unchecked) private var culledByWorker = 0
+    /// The pipelined full pass: items the walk has made so far (published every chunk),
+    /// the final count (-1 while walking), the next chunk to take, chunks done (this
+    /// pass's number), and what the chunk threads read.
+    private let itemsOrdered = Atomic<Int>(0)
+    private let orderedItems = Atomic<Int>(-1)
+    private let nextChunk = Atomic<Int>(0)
+    @exclusivity(unchecked) private var chunkDone: UnsafeMutablePointer<Atomic<UInt32>>?
+    @exclusivity(unchecked) private var chunkDoneCapacity = 0
+    @exclusivity(unchecked) private var chunkInputs: SnapshotInputs?
+    @exclusivity(unchecked) private var chunkColumns: ItemColumns?
+    /// Items the last full pass made: whether the next one pipelines.
+    @exclusivity(unchecked) private var expectedItems = 0
     /// Items of the last order with each `SnapshotHint` bit (for the pass's byte count).
     @exclusivity(unchecked) private var hintedItems = SnapshotBuffer<Int>(capacity: 8)
+
+    /// `RenderItemFlags` bits as constants (another module's static values are read
+    /// through accessor calls; these fold). A test checks they agree.
+    enum ItemBit {
+        static let masksToBounds: UInt32 = 1 << 0
+        static let shape: UInt32 = 1 << 1
+        static let background: UInt32 = 1 << 2
+        static let border: UInt32 = 1 << 3
+        static let shadow: UInt32 = 1 << 4
+        static let contents: UInt32 = 1 << 5
+        static let mask: UInt32 = 1 << 6
+        static let shadowPath: UInt32 = 1 << 7
+        static let perspective: UInt32 = 1 << 8
+    }
 
     static let notInTree: Int32 = -1
     static let culled: Int32 = -2
@@ -58,6 +90,11 @@ final class SnapshotBuilder {
     static let splitThreshold = 32_768
 
     private static let tokens = Atomic<UInt64>(0)
+
+    deinit {
+        chunkDone?.deinitialize(count: chunkDoneCapacity)
+        chunkDone?.deallocate()
+    }
 
     init(engine: EngineContext) {
         self.engine = engine
@@ -85,6 +122,9 @@ final class SnapshotBuilder {
         return output
     }
 
+    /// The next snapshot is a full pass.
+    func invalidate() { treeVersion = .max }
+
     // MARK: full pass
 
     private func fullPass(_ rootRow: Int32) {
@@ -93,141 +133,238 @@ final class SnapshotBuilder {
         treeVersion = layers.treeVersion
         layerCapacity = layers.capacity
         let inputs = SnapshotInputs(layers)
-        buildOrder(rootRow, inputs)
-        let n = output.count
-        output.wasFullPass = true
-        output.recomputedItems = n
-        output.fullPassBytes = inputs.fullPassBytes(items: n, shapes: output.shapeCount, hinted: hintedItems.base)
+        prepareOrder()
+        // Large trees (by the last pass's count): the walk and the item values overlap. The
+        // render worker computes chunks of items as the walk publishes them; this thread
+        // joins once the walk is done. The columns are reserved for every layer up front.
+        let pipelined = engine.renderThreads > 1 && expectedItems >= SnapshotBuilder.splitThreshold
         var culled = 0
-        if engine.renderThreads > 1 && n >= SnapshotBuilder.splitThreshold {
-            // Two threads: the worker takes the upper half. The ancestors of its first item
-            // lie below it and are its items' only dependencies there: computed first.
-            let mid = n / 2
-            var chain: [Int] = []
-            var a = Int(output._parents[mid])
-            while a >= 0 { chain.append(a); a = Int(output._parents[a]) }
-            for a in chain.reversed() { culled &+= computeItems(a..<(a + 1), inputs, skipAncestorsOf: -1) }
+        if pipelined {
+            let capacity = max(layers.liveCount, 1)
+            output.reserveItems(capacity, keeping: 0)
+            orderZ.reserve(capacity, keeping: 0)
+            beginChunks(capacity: capacity, inputs)
             let worker = engine.renderWorker ?? { let w = RenderWorker(); engine.renderWorker = w; return w }()
-            worker.start(snapshot: self, items: mid..<n)
-            culled &+= computeItems(0..<mid, inputs, skipAncestorsOf: mid)
+            worker.start(snapshot: self)
+            buildOrder(rootRow, inputs, publish: true)
+            orderedItems.store(output.count, ordering: .releasing)
+            culled = runChunks()
             worker.wait()
             culled &+= culledByWorker
         } else {
-            culled = computeItems(0..<n, inputs, skipAncestorsOf: -1)
+            buildOrder(rootRow, inputs, publish: false)
+            culled = computeItems(0..<output.count, inputs, ItemColumns(output))
         }
-        gatherPaths(inputs)
+        let n = output.count
+        expectedItems = n
+        output.wasFullPass = true
+        output.recomputedItems = n
+        output.fullPassBytes = inputs.fullPassBytes(items: n, shapes: output.shapeCount, hinted: hintedItems.base)
+        gatherShapes(0..<output.shapeCount, inputs)
         output.nonFiniteLayers = 0
         if culled > 0 { removeCulledItems() }
     }
 
-    /// The worker's half of a split full pass.
-    func computeOnWorker(_ items: Range<Int>) {
-        culledByWorker = computeItems(items, SnapshotInputs(engine.layers), skipAncestorsOf: -1)
+    // MARK: chunks (the pipelined full pass)
+
+    /// Items per chunk.
+    static let chunk = 1_024
+
+    /// Resets the chunk counters for a pass over at most `capacity` items.
+    private func beginChunks(capacity: Int, _ inputs: SnapshotInputs) {
+        let chunks = capacity / SnapshotBuilder.chunk + 2
+        if chunkDoneCapacity < chunks {
+            chunkDone?.deinitialize(count: chunkDoneCapacity)
+            chunkDone?.deallocate()
+            let p = UnsafeMutablePointer<Atomic<UInt32>>.allocate(capacity: chunks)
+            for k in 0..<chunks { (p + k).initialize(to: Atomic(0)) }
+            chunkDone = p
+            chunkDoneCapacity = chunks
+        }
+        chunkInputs = inputs
+        chunkColumns = ItemColumns(output)
+        itemsOrdered.store(0, ordering: .relaxed)
+        orderedItems.store(-1, ordering: .relaxed)
+        nextChunk.store(0, ordering: .relaxed)
+        culledByWorker = 0
     }
 
-    /// Painter's order: a depth-first walk from the root, each layer before its sublayers,
-    /// sublayers by ascending zPosition (stable); hidden, transparent and uncommitted layers
-    /// are culled with their subtrees. Writes rows, parents, subtree ends, local opacities,
-    /// shape indices and the row -> item map.
-    private func buildOrder(_ rootRow: Int32, _ inputs: SnapshotInputs) {
+    /// The worker's part: chunks until none are left.
+    func runChunksOnWorker() { culledByWorker = runChunks() }
+
+    /// Takes chunks of items in order (shared with the other thread), waits until the walk
+    /// has made them and the chunks holding their items' parents are done, computes them.
+    /// Returns the items culled.
+    private func runChunks() -> Int {
+        let inputs = chunkInputs!, columns = chunkColumns!, done = chunkDone!, thisPass = pass
+        var culled = 0
+        while true {
+            let k = nextChunk.wrappingAdd(1, ordering: .relaxed).oldValue
+            let start = k * SnapshotBuilder.chunk
+            var end = start + SnapshotBuilder.chunk
+            // Wait for the walk to make the chunk (or to finish short of it).
+            while true {
+                let total = orderedItems.load(ordering: .acquiring)
+                if total >= 0 { end = min(end, total); break }
+                if itemsOrdered.load(ordering: .acquiring) >= end { break }
+            }
+            if start >= end { return culled }
+            // Parents in chunks another thread has not finished are computed again here
+            // (`pendingContext`), so a chunk does not wait for the one before it.
+            culled &+= computeItems(start..<end, inputs, columns, ready: Readiness(start: start, done: done, pass: thisPass))
+            done[k].store(thisPass, ordering: .releasing)
+        }
+    }
+
+    /// Painter's order: a depth-first walk from the root along the tree's links, each layer
+    /// before its sublayers, sublayers in order or, under a layer whose sublayers have
+    /// zPositions of their own (`LayerFlags.childHasZ`), by ascending zPosition (stable);
+    /// hidden, transparent and uncommitted layers are culled with their subtrees. Writes
+    /// rows, parents, subtree ends, shape indices, the order's z and the row -> item map.
+    /// The walk follows first-child and next-sibling links (each load issued while the
+    /// layer's own values are read), so no list of siblings is chased ahead of the visits.
+    private func prepareOrder() {
         let layers = engine.layers
-        let out = output
-        // Forget the last order's map.
-        for i in 0..<out.count { itemOfRow[Int(out._layerIndices[i])] = SnapshotBuilder.notInTree }
-        for r in culledRows where Int(r) < itemOfRowCount { itemOfRow[Int(r)] = SnapshotBuilder.notInTree }
+        // Forget the last order's culled rows. (Its items' map entries stay: an entry counts
+        // only where the item it names holds that row, see `item(ofRow:)`.)
+        let oldMap = itemOfRow.base
+        for r in culledRows where Int(r) < itemOfRowCount { oldMap[Int(r)] = SnapshotBuilder.notInTree }
         culledRows.removeAll(keepingCapacity: true)
         geometryCulledParents.removeAll(keepingCapacity: true)
         if itemOfRowCount < layers.capacity {
             itemOfRow.reserve(layers.capacity, keeping: itemOfRowCount)
             (itemOfRow.base + itemOfRowCount).initialize(repeating: SnapshotBuilder.notInTree, count: layers.capacity - itemOfRowCount)
             itemOfRowCount = layers.capacity
+            sortedStamp.reserve(layers.capacity, keeping: 0)
+            sortedStamp.base.initialize(repeating: 0, count: sortedStamp.capacity)
+            orderNext.reserve(layers.capacity, keeping: 0)
         }
-        var n = 0, shapes = 0
-        out.count = 0
-        guard rootRow >= 0 else { out.shapeCount = 0; return }
-        let flags = inputs.flags, firstChild = layers.firstChild.base, lastChild = layers.lastChild.base
-        let prev = layers.prevSibling.base, next = layers.nextSibling.base
-        let hints = inputs.hints
-        var capacity = out._layerIndices.capacity
+        pass &+= 1
+        if pass == 0 { sortedStamp.base.initialize(repeating: 0, count: sortedStamp.capacity); pass = 1 }
         for b in 0..<8 { hintedItems[b] = 0 }
-        stack.removeAll(keepingCapacity: true)
-        stack.append(Int64(rootRow) << 32 | Int64(UInt32(bitPattern: -1)))
-        while let top = stack.popLast() {
-            let r = Int(top >> 32), parentItem = Int32(truncatingIfNeeded: top)
+        output.count = 0
+    }
+
+    /// `publish`: items are handed to the chunk threads as the walk makes them (the
+    /// columns are reserved for every layer, so they do not move meanwhile).
+    private func buildOrder(_ rootRow: Int32, _ inputs: SnapshotInputs, publish: Bool) {
+        let layers = engine.layers
+        let out = output
+        var n = 0, shapes = 0
+        guard rootRow >= 0 else { out.shapeCount = 0; return }
+        let flags = inputs.flags, firstChild = layers.firstChild.base, nextSibling = layers.nextSibling.base
+        let parentRow = layers.parent.base, hints = inputs.hints, map = itemOfRow.base
+        let stamp = sortedStamp.base, orderNextP = orderNext.base, thisPass = pass
+        let opacityCol = inputs.opacity, hiddenCol = inputs.hidden, zCol = inputs.zPosition
+        let root = Int(rootRow)
+        var capacity = out._layerIndices.capacity
+        var rowsP = out._layerIndices.base, parentsP = out._parents.base, endsP = out._subtreeEnds.base
+        var shapeP = out._shapeIndices.base
+        // Items of the layers above the walk (the path from the root), for going back up.
+        var depth = 0, pathP = path.base, pathCapacity = path.capacity
+        var r = root, parentItem: Int32 = -1
+        // Whether r's siblings follow `orderNext` (their parent sorted them).
+        var sortedGroup = false
+        while true {
+            // Visit r.
             let f = flags[r], h = hints[r]
-            let opacity = inputs.opacity.map { $0[r] } ?? 1
-            let hidden = hinted(inputs.hidden, h, SnapshotHint.clipping).map { $0[r] >= 0.5 } ?? false
+            let down = firstChild[r], across = sortedGroup ? orderNextP[r] : nextSibling[r]
+            var opacity = 1.0
+            if let q = opacityCol { opacity = q[r] }
+            let hidden = h & SnapshotHint.clipping != 0 && (hiddenCol.map { $0[r] >= 0.5 } ?? false)
+            var item = -1
             // `!(opacity > 0)` also culls NaN.
             if f & LayerFlags.committed == 0 || hidden || !(opacity > 0) {
-                itemOfRow[r] = SnapshotBuilder.culled
+                map[r] = SnapshotBuilder.culled
                 culledRows.append(Int32(r))
-                continue
-            }
-            if n == capacity {
-                out.reserveItems(2 * n, keeping: n)
-                orderZ.reserve(2 * n, keeping: n)
-                capacity = out._layerIndices.capacity
-            }
-            let i = n
-            n += 1
-            out._layerIndices[i] = Int32(r)
-            out._parents[i] = parentItem
-            out._subtreeEnds[i] = Int32(i + 1)
-            itemOfRow[r] = Int32(i)
-            orderZ[i] = Float(hinted(inputs.zPosition, h, SnapshotHint.zPosition).map { $0[r] } ?? 0)
-            if h != 0 { for b in 0..<8 where h & (1 << UInt8(b)) != 0 { hintedItems[b] += 1 } }
-            if f & LayerFlags.isShape != 0 {
-                if shapes == out._shapeItems.capacity { out.reserveShapes(2 * shapes, keeping: shapes) }
-                out._shapeItems[shapes] = Int32(i)
-                out._shapeIndices[i] = Int32(shapes)
-                shapes += 1
             } else {
-                out._shapeIndices[i] = -1
-            }
-            // Sublayers, pushed last first so the first pops first.
-            let me = Int64(i) & 0xffff_ffff
-            var c = lastChild[r]
-            guard c >= 0 else { continue }
-            if let z = inputs.zPosition, hasDistinctZ(firstChild[r], next, z, hints) {
-                siblings.removeAll(keepingCapacity: true)
-                var k: Int32 = 0
-                var s = firstChild[r]
-                while s >= 0 {
-                    siblings.append((hints[Int(s)] & SnapshotHint.zPosition != 0 ? z[Int(s)] : 0, k, s))
-                    k += 1
-                    s = next[Int(s)]
+                if n == capacity {
+                    out.reserveItems(2 * n, keeping: n)
+                    orderZ.reserve(2 * n, keeping: n)
+                    capacity = out._layerIndices.capacity
+                    rowsP = out._layerIndices.base; parentsP = out._parents.base; endsP = out._subtreeEnds.base
+                    shapeP = out._shapeIndices.base
                 }
-                siblings.sort { $0.z != $1.z ? $0.z < $1.z : $0.order < $1.order }
-                for e in siblings.reversed() { stack.append(Int64(e.row) << 32 | me) }
-            } else {
-                while c >= 0 { stack.append(Int64(c) << 32 | me); c = prev[Int(c)] }
+                item = n
+                n += 1
+                rowsP[item] = Int32(r)
+                parentsP[item] = parentItem
+                if publish && n & (SnapshotBuilder.chunk - 1) == 0 { itemsOrdered.store(n, ordering: .releasing) }
+                // (The row -> item map, the order's z and the other shape indices are the
+                // item pass's: this walk is the pass's one serial part.)
+                if h != 0 { for b in 0..<8 where h & (1 << UInt8(b)) != 0 { hintedItems[b] += 1 } }
+                if f & LayerFlags.isShape != 0 {
+                    if shapes == out._shapeItems.capacity { out.reserveShapes(2 * shapes, keeping: shapes) }
+                    out._shapeItems[shapes] = Int32(item)
+                    shapeP[item] = Int32(shapes)
+                    shapes += 1
+                }
+                // Down to the first sublayer.
+                if down >= 0 {
+                    var first = Int(down)
+                    sortedGroup = false
+                    if f & LayerFlags.childHasZ != 0, let zc = zCol, let sortedFirst = sortSublayers(first, zc, hints, nextSibling) {
+                        stamp[r] = thisPass
+                        sortedGroup = true
+                        first = sortedFirst
+                    }
+                    if depth == pathCapacity {
+                        path.reserve(2 * depth, keeping: depth)
+                        pathP = path.base; pathCapacity = path.capacity
+                    }
+                    pathP[depth] = parentItem
+                    depth += 1
+                    parentItem = Int32(item)
+                    r = first
+                    continue
+                }
             }
+            // Leave r, and its ancestors until one has a next sibling.
+            var cur = r, curItem = item, next = r == root ? -1 : Int(across)
+            while true {
+                if curItem >= 0 { endsP[curItem] = Int32(n) }
+                if next >= 0 || cur == root { break }
+                // Up: the parent (an item) is left next; its siblings' parent is its parent.
+                cur = Int(parentRow[cur])
+                curItem = Int(parentItem)
+                depth -= 1
+                parentItem = pathP[depth]
+                if cur == root { next = -1; continue }
+                let grand = Int(parentRow[cur])
+                sortedGroup = stamp[grand] == thisPass
+                next = Int(sortedGroup ? orderNextP[cur] : nextSibling[cur])
+            }
+            if next < 0 { break }
+            r = next
         }
         out.count = n
         out.shapeCount = shapes
         if shapes > 0 { out.reserveShapes(shapes, keeping: shapes) }
-        // Subtree ends: a child's subtree ends where its parent's may (pre-order).
-        var i = n - 1
-        while i > 0 {
-            let p = Int(out._parents[i])
-            if out._subtreeEnds[p] < out._subtreeEnds[i] { out._subtreeEnds[p] = out._subtreeEnds[i] }
-            i -= 1
-        }
     }
 
-    /// Do the sublayers starting at `first` have zPositions that are not all equal? (Those
-    /// without the zPosition hint are at 0.)
-    @inline(__always)
-    private func hasDistinctZ(_ first: Int32, _ next: UnsafeMutablePointer<Int32>, _ z: UnsafeMutablePointer<Double>,
-                              _ hints: UnsafeMutablePointer<UInt8>) -> Bool {
-        var z0: Double? = nil
+    /// Sorts the sublayers starting at `first` by zPosition, stable, into `orderNext` links;
+    /// returns the first in draw order, or nil when their zPositions are all equal (the
+    /// sublayer order stands). Layers without the zPosition hint are at 0.
+    private func sortSublayers(_ first: Int, _ z: UnsafeMutablePointer<Double>, _ hints: UnsafeMutablePointer<UInt8>,
+                               _ nextSibling: UnsafeMutablePointer<Int32>) -> Int? {
+        siblings.removeAll(keepingCapacity: true)
+        var k: Int32 = 0
         var s = first
+        var distinct = false
         while s >= 0 {
-            let v = hints[Int(s)] & SnapshotHint.zPosition != 0 ? z[Int(s)] : 0
-            if let z0 { if v != z0 { return true } } else { z0 = v }
-            s = next[Int(s)]
+            let v = hints[s] & SnapshotHint.zPosition != 0 ? z[s] : 0
+            if let z0 = siblings.first?.z, z0 != v { distinct = true }
+            siblings.append((v, k, Int32(s)))
+            k += 1
+            s = Int(nextSibling[s])
         }
-        return false
+        guard distinct else { return nil }
+        siblings.sort { $0.z != $1.z ? $0.z < $1.z : $0.order < $1.order }
+        let links = orderNext.base
+        for j in 0..<siblings.count {
+            links[Int(siblings[j].row)] = j + 1 < siblings.count ? siblings[j + 1].row : -1
+        }
+        return Int(siblings[0].row)
     }
 
     /// `column` for a row whose hints have `bit`; nil (the defaults) otherwise.
@@ -238,93 +375,202 @@ final class SnapshotBuilder {
 
     // MARK: item values
 
-    /// Computes items `range`: geometry (world transform, opacity, clip, bounds), then style
-    /// (colours, border, shadow, shape values, flags). Items before `mid` whose subtree
-    /// reaches past it (the ancestors of item `mid`) are skipped: already computed. Returns
-    /// the items the geometry culled.
+    /// Computes items `range` in order: geometry and style (see `kernel`). Returns the
+    /// items culled, flagged with `cullBit`.
     @discardableResult
-    func computeItems(_ range: Range<Int>, _ inputs: SnapshotInputs, skipAncestorsOf mid: Int) -> Int {
-        let culled = geometry(range, inputs, skipAncestorsOf: mid)
-        style(range, inputs)
-        return culled
+    @inline(never)
+    func computeItems(_ range: Range<Int>, _ inputs: SnapshotInputs, _ columns: ItemColumns, ready: Readiness? = nil) -> Int {
+        kernel(range, inputs, columns, ready: ready, style: true)
     }
 
-    /// World transforms, opacities, clips and bounds of `range`, in order (a parent item
-    /// precedes its children, so its values are ready). Returns the items culled.
+    /// The geometry alone of `range` (an update's descendants of a changed layer: their
+    /// style is theirs, unchanged); flags keep their style bits.
     @inline(never)
-    private func geometry(_ range: Range<Int>, _ inputs: SnapshotInputs, skipAncestorsOf mid: Int) -> Int {
-        let out = output
-        let rows = out._layerIndices.base, parents = out._parents.base, ends = out._subtreeEnds.base
-        let world = out._transforms.base, opacities = out._opacities.base, clips = out._clips.base
-        let bounds = out._bounds.base, flags = out._flags.base, hints = inputs.hints
-        var culled = 0
+    private func geometryOnly(_ range: Range<Int>, _ inputs: SnapshotInputs, _ columns: ItemColumns) -> Int {
+        kernel(range, inputs, columns, ready: nil, style: false)
+    }
+
+    /// What a layer's sublayers inherit: the space they are placed in, the opacity, and the
+    /// clip item (the layer itself when it masks to bounds).
+    struct ParentContext {
+        var space: RenderTransform
+        var opacity: Float
+        var clip: Int32
+    }
+
+    /// One item's geometry from its parent's context.
+    struct ItemGeometry {
+        var world: RenderTransform
+        var opacity: Float
+        var bounds: SIMD4<Float>
+        var z: Float
+    }
+
+    static let identity = RenderTransform(row1: SIMD4(1, 0, 0, 0), row2: SIMD4(0, 1, 0, 0), row3: SIMD4(0, 0, 1, 0), row4: SIMD4(0, 0, 0, 1))
+
+    /// Row r's world transform (T(-anchor) · transform · T(position, z) · the parent's space),
+    /// opacity (the parent's times its own, clamped), bounds and z.
+    @inline(__always)
+    private func geometry(_ r: Int, _ h: UInt8, _ parent: ParentContext, _ inputs: SnapshotInputs) -> ItemGeometry {
+        var b = SIMD4<Double>.zero
+        if let q = inputs.bounds { b = SIMD4(q[4 * r], q[4 * r + 1], q[4 * r + 2], q[4 * r + 3]) }
+        var pos = SIMD2<Double>.zero
+        if let q = inputs.position { pos = SIMD2(q[2 * r], q[2 * r + 1]) }
+        var a = SIMD2<Double>(0.5, 0.5), az = 0.0, z = 0.0
+        if h & (SnapshotHint.anchor | SnapshotHint.zPosition) != 0 {
+            if h & SnapshotHint.anchor != 0 {
+                if let q = inputs.anchorPoint { a = SIMD2(q[2 * r], q[2 * r + 1]) }
+                if let q = inputs.anchorPointZ { az = q[r] }
+            }
+            if h & SnapshotHint.zPosition != 0, let q = inputs.zPosition { z = q[r] }
+        }
+        let space = parent.space
+        // The anchor point in the layer's bounds space.
+        let ox = b.x + a.x * b.z, oy = b.y + a.y * b.w
+        var m: RenderTransform
+        if let t = hinted(inputs.transform, h, SnapshotHint.transform) {
+            let q = t + 16 * r
+            var r1 = SIMD4(q[0], q[1], q[2], q[3]), r2 = SIMD4(q[4], q[5], q[6], q[7])
+            var r3 = SIMD4(q[8], q[9], q[10], q[11]), r4 = SIMD4(q[12], q[13], q[14], q[15])
+            r4 -= ox * r1 + oy * r2 + az * r3
+            // · T(position, z): each row moves by its w (perspective rows too).
+            let move = SIMD4(pos.x, pos.y, z, 0)
+            r1 += r1.w * move; r2 += r2.w * move; r3 += r3.w * move; r4 += r4.w * move
+            let local = RenderTransform(row1: SIMD4<Float>(r1), row2: SIMD4<Float>(r2), row3: SIMD4<Float>(r3), row4: SIMD4<Float>(r4))
+            m = local.concatenating(space)
+        } else {
+            // A translation: rows 1-3 are the parent's.
+            let tx = Float(pos.x - ox), ty = Float(pos.y - oy), tz = Float(z - az)
+            m = space
+            var r4 = space.row4
+            r4.addProduct(SIMD4(repeating: tx), space.row1)
+            r4.addProduct(SIMD4(repeating: ty), space.row2)
+            r4.addProduct(SIMD4(repeating: tz), space.row3)
+            m.row4 = r4
+        }
+        var own = 1.0
+        if let q = inputs.opacity { own = q[r] }
+        let clamped = own < 0 ? 0 : (own > 1 ? 1 : own)
+        return ItemGeometry(world: m, opacity: parent.opacity * Float(clamped), bounds: SIMD4<Float>(b), z: Float(z))
+    }
+
+    /// The context row r (item `item`, world `world`, opacity `opacity`, clip `clip`) gives
+    /// its sublayers.
+    @inline(__always)
+    private func context(ofItem item: Int, row r: Int, world: RenderTransform, opacity: Float, clip: Int32,
+                         _ inputs: SnapshotInputs) -> ParentContext {
+        let masks = hinted(inputs.masksToBounds, inputs.hints[r], SnapshotHint.clipping).map { $0[r] >= 0.5 } ?? false
+        return ParentContext(space: childSpace(world, r, inputs), opacity: opacity, clip: masks ? Int32(item) : clip)
+    }
+
+    /// Which items a chunk thread may read: those before `start` whose chunk is done.
+    struct Readiness {
+        let start: Int
+        let done: UnsafeMutablePointer<Atomic<UInt32>>
+        let pass: UInt32
+
+        @inline(__always)
+        func isReady(_ item: Int) -> Bool { done[item / SnapshotBuilder.chunk].load(ordering: .acquiring) == pass }
+    }
+
+    /// The context of item p, which another thread has not finished: its ancestors up to a
+    /// finished one (at most 64) computed here again, the same way (so the same values);
+    /// beyond that, waits for p's chunk.
+    @inline(never)
+    private func pendingContext(_ p: Int, _ ready: Readiness, _ inputs: SnapshotInputs, _ c: ItemColumns) -> ParentContext {
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: 64) { path in
+            var count = 0
+            var x = p
+            while x >= 0 && !ready.isReady(x) && count < 64 {
+                path[count] = x
+                count += 1
+                x = Int(c.parents[x])
+            }
+            if x >= 0 && !ready.isReady(x) {
+                // Too deep: wait for p's chunk (a chain: the work is serial anyway).
+                while !ready.isReady(p) {}
+                return context(ofItem: p, row: Int(c.rows[p]), world: c.transforms[p], opacity: c.opacities[p], clip: c.clips[p], inputs)
+            }
+            var ctx = x < 0
+                ? ParentContext(space: SnapshotBuilder.identity, opacity: 1, clip: -1)
+                : context(ofItem: x, row: Int(c.rows[x]), world: c.transforms[x], opacity: c.opacities[x], clip: c.clips[x], inputs)
+            var k = count - 1
+            while k >= 0 {
+                let y = path[k], r = Int(c.rows[y])
+                let g = geometry(r, inputs.hints[r], ctx, inputs)
+                ctx = context(ofItem: y, row: r, world: g.world, opacity: g.opacity, clip: ctx.clip, inputs)
+                k -= 1
+            }
+            return ctx
+        }
+    }
+
+    /// Computes items `range` in order (a parent item precedes its children): geometry
+    /// (world transform, opacity, clip, bounds) and, with `style`, style (colours, border,
+    /// shadow, flags); without it the flags keep their style bits. `ready`: a chunk thread's
+    /// view of items before the range (nil: all computed). Returns the items culled (facing
+    /// away, or not finite), flagged with `cullBit`.
+    @inline(__always)
+    private func kernel(_ range: Range<Int>, _ inputs: SnapshotInputs, _ c: ItemColumns, ready: Readiness?,
+                        style withStyle: Bool) -> Int {
+        let rows = c.rows, parents = c.parents
+        let world = c.transforms, opacities = c.opacities, clips = c.clips
+        let bounds = c.bounds, flags = c.flags, hints = inputs.hints
+        let map = itemOfRow.base, zOrder = orderZ.base
         var cachedParent = -1
-        var parentSpace = RenderTransform.identity
+        var parentContext = ParentContext(space: SnapshotBuilder.identity, opacity: 1, clip: -1)
+        // NaN and infinities anywhere propagate into this sum (x * 0 is 0 for finite x only):
+        // one test after the loop instead of one per item.
+        var poison = SIMD4<Float>.zero
+        var culled = 0
+        var last = ItemGeometry(world: SnapshotBuilder.identity, opacity: 1, bounds: .zero, z: 0)
         for i in range {
-            if i < mid && Int(ends[i]) > mid { continue }
             let r = Int(rows[i]), p = Int(parents[i]), h = hints[r]
-            var space = RenderTransform.identity
-            var parentOpacity: Float = 1
-            var clip: Int32 = -1
-            if p >= 0 {
-                if p != cachedParent {
-                    parentSpace = childSpace(p, Int(rows[p]), inputs)
-                    cachedParent = p
+            if p != cachedParent {
+                if p < 0 {
+                    parentContext = ParentContext(space: SnapshotBuilder.identity, opacity: 1, clip: -1)
+                } else if p == i - 1 && i > range.lowerBound {
+                    // The previous item: its values are still in registers.
+                    parentContext = context(ofItem: p, row: Int(rows[p]), world: last.world, opacity: last.opacity, clip: clips[p], inputs)
+                } else if p >= range.lowerBound || ready.map({ $0.isReady(p) }) ?? true {
+                    parentContext = context(ofItem: p, row: Int(rows[p]), world: world[p], opacity: opacities[p], clip: clips[p], inputs)
+                } else {
+                    parentContext = pendingContext(p, ready!, inputs, c)
                 }
-                space = parentSpace
-                parentOpacity = opacities[p]
-                let pr = Int(rows[p])
-                let masks = hinted(inputs.masksToBounds, hints[pr], SnapshotHint.clipping).map { $0[pr] >= 0.5 } ?? false
-                clip = masks ? Int32(p) : clips[p]
+                cachedParent = p
             }
-            let b: SIMD4<Double> = inputs.bounds.map { SIMD4($0[4 * r], $0[4 * r + 1], $0[4 * r + 2], $0[4 * r + 3]) } ?? .zero
-            let a: SIMD2<Double> = hinted(inputs.anchorPoint, h, SnapshotHint.anchor).map { SIMD2($0[2 * r], $0[2 * r + 1]) } ?? SIMD2(0.5, 0.5)
-            let pos: SIMD2<Double> = inputs.position.map { SIMD2($0[2 * r], $0[2 * r + 1]) } ?? .zero
-            let az = hinted(inputs.anchorPointZ, h, SnapshotHint.anchor).map { $0[r] } ?? 0
-            let z = hinted(inputs.zPosition, h, SnapshotHint.zPosition).map { $0[r] } ?? 0
-            // The anchor point in the layer's bounds space.
-            let ox = b.x + a.x * b.z, oy = b.y + a.y * b.w
-            var m: RenderTransform
-            if let t = hinted(inputs.transform, h, SnapshotHint.transform) {
-                // T(-anchor) · transform · T(position, z), then the parent's space.
-                let q = t + 16 * r
-                var r1 = SIMD4(q[0], q[1], q[2], q[3]), r2 = SIMD4(q[4], q[5], q[6], q[7])
-                var r3 = SIMD4(q[8], q[9], q[10], q[11]), r4 = SIMD4(q[12], q[13], q[14], q[15])
-                r4 -= ox * r1 + oy * r2 + az * r3
-                // · T(position, z): each row moves by its w (perspective rows too).
-                let move = SIMD4(pos.x, pos.y, z, 0)
-                r1 += r1.w * move; r2 += r2.w * move; r3 += r3.w * move; r4 += r4.w * move
-                let local = RenderTransform(row1: SIMD4<Float>(r1), row2: SIMD4<Float>(r2), row3: SIMD4<Float>(r3), row4: SIMD4<Float>(r4))
-                m = local.concatenating(space)
+            let g = geometry(r, h, parentContext, inputs)
+            last = g
+            world[i] = g.world
+            opacities[i] = g.opacity
+            clips[i] = parentContext.clip
+            bounds[i] = g.bounds
+            map[r] = Int32(i)
+            zOrder[i] = g.z
+            let m = g.world
+            poison.addProduct(m.row1 + m.row2 + m.row3 + m.row4 + g.bounds, SIMD4<Float>.zero)
+            var f: UInt32 = m.isAffine ? 0 : ItemBit.perspective
+            if h & SnapshotHint.clipping != 0, let ds = inputs.doubleSided, ds[r] < 0.5, SnapshotBuilder.facesAway(m) {
+                f |= SnapshotBuilder.cullBit
+                culled += 1
+            }
+            if withStyle {
+                f |= style(i, r, h, inputs, c)
             } else {
-                // A translation: rows 1-3 are the parent's.
-                let tx = Float(pos.x - ox), ty = Float(pos.y - oy), tz = Float(z - az)
-                m = space
-                var r4 = space.row4
-                r4.addProduct(SIMD4(repeating: tx), space.row1)
-                r4.addProduct(SIMD4(repeating: ty), space.row2)
-                r4.addProduct(SIMD4(repeating: tz), space.row3)
-                m.row4 = r4
-            }
-            let own = inputs.opacity.map { $0[r] } ?? 1
-            let clamped = own < 0 ? 0 : (own > 1 ? 1 : own)
-            let fb = SIMD4<Float>(b)
-            world[i] = m
-            opacities[i] = parentOpacity * Float(clamped)
-            clips[i] = clip
-            bounds[i] = fb
-            var f = flags[i].rawValue & ~(RenderItemFlags.perspective.rawValue | SnapshotBuilder.cullBit)
-            if !m.isAffine { f |= RenderItemFlags.perspective.rawValue }
-            // NaN or infinite anywhere propagates into the sum.
-            let s = m.row1 + m.row2 + m.row3 + m.row4 + fb
-            if !(s.x + s.y + s.z + s.w).isFinite {
-                f |= SnapshotBuilder.cullBit
-                culled += 1
-            } else if let ds = hinted(inputs.doubleSided, h, SnapshotHint.clipping), ds[r] < 0.5, SnapshotBuilder.facesAway(m) {
-                f |= SnapshotBuilder.cullBit
-                culled += 1
+                f |= flags[i].rawValue & ~(ItemBit.perspective | SnapshotBuilder.cullBit)
             }
             flags[i] = RenderItemFlags(rawValue: f)
+        }
+        if !(poison.x + poison.y + poison.z + poison.w).isFinite {
+            // Rare: find the items whose values are not finite.
+            for i in range {
+                let m = world[i]
+                let s = m.row1 + m.row2 + m.row3 + m.row4 + bounds[i]
+                if !(s.x + s.y + s.z + s.w).isFinite && flags[i].rawValue & SnapshotBuilder.cullBit == 0 {
+                    flags[i] = RenderItemFlags(rawValue: flags[i].rawValue | SnapshotBuilder.cullBit)
+                    culled += 1
+                }
+            }
         }
         return culled
     }
@@ -332,8 +578,7 @@ final class SnapshotBuilder {
     /// The space item p's sublayers are placed in: its world transform, with its
     /// sublayerTransform applied about its anchor point when it has one.
     @inline(__always)
-    private func childSpace(_ p: Int, _ row: Int, _ inputs: SnapshotInputs) -> RenderTransform {
-        let w = output._transforms[p]
+    private func childSpace(_ w: RenderTransform, _ row: Int, _ inputs: SnapshotInputs) -> RenderTransform {
         guard let st = hinted(inputs.sublayerTransform, inputs.hints[row], SnapshotHint.sublayerTransform) else { return w }
         let q = st + 16 * row
         var r1 = SIMD4(q[0], q[1], q[2], q[3]), r2 = SIMD4(q[4], q[5], q[6], q[7])
@@ -365,56 +610,50 @@ final class SnapshotBuilder {
         return ux * vy - uy * vx < -1e-4 * ((ux * ux + uy * uy) * (vx * vx + vy * vy)).squareRoot()
     }
 
-    /// Colours, border, corner radius, shadow, flags and shape values of `range`.
-    @inline(never)
-    private func style(_ range: Range<Int>, _ inputs: SnapshotInputs) {
-        let out = output
-        let rows = out._layerIndices.base, flags = out._flags.base, shapeIndex = out._shapeIndices.base
-        let background = out._backgroundColors.base, borderColors = out._borderColors.base
-        let borderWidths = out._borderWidths.base, corners = out._cornerRadii.base
-        let shadowColors = out._shadowColors.base, shadows = out._shadows.base
-        let layerFlags = inputs.flags, hints = inputs.hints
-        for i in range {
-            let r = Int(rows[i]), h = hints[r]
-            var f = flags[i].rawValue & (RenderItemFlags.perspective.rawValue | SnapshotBuilder.cullBit)
-            let bg = SnapshotBuilder.color(inputs.backgroundColor, r, nilColor: true)
-            background[i] = bg
-            if bg.w > 0 { f |= RenderItemFlags.background.rawValue }
+    /// Item i's colours, border, corner radius, shadow and shape values; returns its style
+    /// flag bits.
+    @inline(__always)
+    private func style(_ i: Int, _ r: Int, _ h: UInt8, _ inputs: SnapshotInputs, _ c: ItemColumns) -> UInt32 {
+        var f: UInt32 = 0
+        let bg = SnapshotBuilder.color(inputs.backgroundColor, r, nilColor: true)
+        c.backgroundColors[i] = bg
+        if bg.w > 0 { f |= ItemBit.background }
+        if h & (SnapshotHint.border | SnapshotHint.shadow | SnapshotHint.clipping) == 0 {
+            // The common layer: no border, corner, shadow or clipping of its own.
+            c.borderWidths[i] = 0
+            c.borderColors[i] = SIMD4(0, 0, 0, 1)
+            c.cornerRadii[i] = 0
+            c.shadowColors[i] = SIMD4(0, 0, 0, 1)
+            c.shadows[i] = SIMD4(0, -3, 3, 0)
+        } else {
             let border = h & SnapshotHint.border != 0, shadow = h & SnapshotHint.shadow != 0
             let bw = Float((border ? inputs.borderWidth : nil).map { $0[r] } ?? 0)
             let bc = SnapshotBuilder.color(border ? inputs.borderColor : nil, r, nilColor: false)
-            borderWidths[i] = bw
-            borderColors[i] = bc
-            if bw > 0 && bc.w > 0 { f |= RenderItemFlags.border.rawValue }
-            corners[i] = Float((border ? inputs.cornerRadius : nil).map { $0[r] } ?? 0)
+            c.borderWidths[i] = bw
+            c.borderColors[i] = bc
+            if bw > 0 && bc.w > 0 { f |= ItemBit.border }
+            c.cornerRadii[i] = Float((border ? inputs.cornerRadius : nil).map { $0[r] } ?? 0)
             let sc = SnapshotBuilder.color(shadow ? inputs.shadowColor : nil, r, nilColor: false)
             let so = Float((shadow ? inputs.shadowOpacity : nil).map { $0[r] } ?? 0)
             let off: SIMD2<Float> = (shadow ? inputs.shadowOffset : nil).map { SIMD2(Float($0[2 * r]), Float($0[2 * r + 1])) } ?? SIMD2(0, -3)
-            shadowColors[i] = sc
-            shadows[i] = SIMD4(off.x, off.y, Float((shadow ? inputs.shadowRadius : nil).map { $0[r] } ?? 3), so)
-            if so > 0 && sc.w > 0 { f |= RenderItemFlags.shadow.rawValue }
-            if let m = hinted(inputs.masksToBounds, h, SnapshotHint.clipping), m[r] >= 0.5 { f |= RenderItemFlags.masksToBounds.rawValue }
-            let lf = layerFlags[r]
-            if lf & LayerFlags.hasObjects != 0, let h = engine.layers.handle[r] {
-                let layer = h.takeUnretainedValue()
-                if layer.presentedObject(.contents) != nil { f |= RenderItemFlags.contents.rawValue }
-                if layer.presentedObject(.mask) != nil { f |= RenderItemFlags.mask.rawValue }
-                if layer.presentedObject(.shadowPath) != nil { f |= RenderItemFlags.shadowPath.rawValue }
-            }
-            let s = Int(shapeIndex[i])
-            if s >= 0 {
-                f |= RenderItemFlags.shape.rawValue
-                let sh = h & SnapshotHint.shape != 0
-                out._fillColors[s] = SnapshotBuilder.color(sh ? inputs.fillColor : nil, r, nilColor: false, default: SIMD4(0, 0, 0, 1))
-                out._strokeColors[s] = SnapshotBuilder.color(sh ? inputs.strokeColor : nil, r, nilColor: true)
-                out._strokes[s] = SIMD4(Float((sh ? inputs.lineWidth : nil).map { $0[r] } ?? 1),
-                                        Float((sh ? inputs.strokeStart : nil).map { $0[r] } ?? 0),
-                                        Float((sh ? inputs.strokeEnd : nil).map { $0[r] } ?? 1),
-                                        Float((sh ? inputs.miterLimit : nil).map { $0[r] } ?? 10))
-                out._lineDashPhases[s] = Float((sh ? inputs.lineDashPhase : nil).map { $0[r] } ?? 0)
-            }
-            flags[i] = RenderItemFlags(rawValue: f)
+            c.shadowColors[i] = sc
+            c.shadows[i] = SIMD4(off.x, off.y, Float((shadow ? inputs.shadowRadius : nil).map { $0[r] } ?? 3), so)
+            if so > 0 && sc.w > 0 { f |= ItemBit.shadow }
+            if let m = hinted(inputs.masksToBounds, h, SnapshotHint.clipping), m[r] >= 0.5 { f |= ItemBit.masksToBounds }
         }
+        if inputs.flags[r] & LayerFlags.hasObjects != 0, let handle = engine.layers.handle[r] {
+            let layer = handle.takeUnretainedValue()
+            if layer.presentedObject(.contents) != nil { f |= ItemBit.contents }
+            if layer.presentedObject(.mask) != nil { f |= ItemBit.mask }
+            if layer.presentedObject(.shadowPath) != nil { f |= ItemBit.shadowPath }
+        }
+        // Shape layers: their index was given by the walk; their values are the serial
+        // shape pass's (`gatherShapes`: the shape columns may grow during the walk).
+        guard inputs.flags[r] & LayerFlags.isShape != 0 else {
+            c.shapeIndices[i] = -1
+            return f
+        }
+        return f | ItemBit.shape
     }
 
     /// A colour column's value at row r in single precision; nil (NaN lanes) is (0, 0, 0, 0).
@@ -427,11 +666,21 @@ final class SnapshotBuilder {
         return c.x.isNaN ? .zero : SIMD4<Float>(c)
     }
 
-    /// Each shape's path, on the calling thread (paths are objects).
-    private func gatherPaths(_ inputs: SnapshotInputs) {
+    /// Shapes `range`'s values and paths, on the calling thread (paths are objects).
+    private func gatherShapes(_ range: Range<Int>, _ inputs: SnapshotInputs) {
         let out = output
-        for s in 0..<out.shapeCount {
-            let r = Int(out._layerIndices[Int(out._shapeItems[s])])
+        guard !range.isEmpty else { return }
+        let c = ItemColumns(out)
+        for s in range {
+            let r = Int(c.rows[Int(out._shapeItems[s])])
+            let sh = inputs.hints[r] & SnapshotHint.shape != 0
+            c.fillColors[s] = SnapshotBuilder.color(sh ? inputs.fillColor : nil, r, nilColor: false, default: SIMD4(0, 0, 0, 1))
+            c.strokeColors[s] = SnapshotBuilder.color(sh ? inputs.strokeColor : nil, r, nilColor: true)
+            c.strokes[s] = SIMD4(Float((sh ? inputs.lineWidth : nil).map { $0[r] } ?? 1),
+                                 Float((sh ? inputs.strokeStart : nil).map { $0[r] } ?? 0),
+                                 Float((sh ? inputs.strokeEnd : nil).map { $0[r] } ?? 1),
+                                 Float((sh ? inputs.miterLimit : nil).map { $0[r] } ?? 10))
+            c.lineDashPhases[s] = Float((sh ? inputs.lineDashPhase : nil).map { $0[r] } ?? 0)
             let path = engine.layers.handle[r]?.takeUnretainedValue().presentedObject(.path) as? CGPath
             if out._paths[s] !== path { out._paths[s] = path }
         }
@@ -522,23 +771,38 @@ final class SnapshotBuilder {
         let bits = marks.base
         bits.initialize(repeating: 0, count: words)
         let inputs = SnapshotInputs(layers)
+        let columns = ItemColumns(out)
         var needFull = false
-        for row in layers.changedRows { mark(row, bits, inputs, &needFull) }
+        for row in layers.changedRows { mark(row, bits, inputs, columns, n, &needFull) }
         let anim = engine.animations
         for t in 0..<anim.tracks.count {
             let track = anim.tracks[t]
             let rows = track.layer.base
-            for s in 0..<track.count { mark(rows[s], bits, inputs, &needFull) }
+            for s in 0..<track.count { mark(rows[s], bits, inputs, columns, n, &needFull) }
         }
         for t in 0..<anim.keyframeTracks.count {
             let track = anim.keyframeTracks[t]
-            for s in 0..<track.count { mark(track.layer[s], bits, inputs, &needFull) }
+            for s in 0..<track.count { mark(track.layer[s], bits, inputs, columns, n, &needFull) }
         }
-        for id in anim.derivedRecords { mark(anim.records[Int(id)].layer, bits, inputs, &needFull) }
-        for id in anim.objectRecords { mark(anim.records[Int(id)].layer, bits, inputs, &needFull) }
+        for id in anim.derivedRecords { mark(anim.records[Int(id)].layer, bits, inputs, columns, n, &needFull) }
+        for id in anim.objectRecords { mark(anim.records[Int(id)].layer, bits, inputs, columns, n, &needFull) }
         if needFull { return false }
-        // Marked items in order; each with its subtree's geometry (skipping marks inside a
-        // subtree already done).
+        // Most items changed: one full pass is cheaper than an update item by item.
+        var marked = 0
+        for w in 0..<words { marked &+= bits[w].nonzeroBitCount }
+        if marked > n / 4 { return false }
+        // Before any value is replaced: does every changed item still sit where the walk put
+        // it (the order's z is overwritten when an item is recomputed)?
+        for w in 0..<words {
+            var word = bits[w]
+            while word != 0 {
+                let i = w << 6 | word.trailingZeroBitCount
+                word &= word - 1
+                if !sameOrder(i, inputs, columns) { return false }
+            }
+        }
+        // Marked items in order: each with its style, and its subtree's geometry (skipping
+        // marks inside a subtree already done).
         var done = 0, recomputed = 0
         let ends = out._subtreeEnds.base
         for w in 0..<words {
@@ -548,16 +812,19 @@ final class SnapshotBuilder {
                 word &= word - 1
                 let end = Int(ends[i])
                 if i >= done {
-                    if geometry(i..<end, inputs, skipAncestorsOf: -1) > 0 { return false }
+                    if computeItems(i..<(i + 1), inputs, columns) > 0 { return false }
+                    if end > i + 1 && geometryOnly((i + 1)..<end, inputs, columns) > 0 { return false }
                     if !geometryCulledParents.isEmpty && holdsCulledLayer(i..<end) { return false }
                     recomputed += end - i
                     done = end
+                } else if computeItems(i..<(i + 1), inputs, columns) > 0 {
+                    return false
                 }
-                style(i..<(i + 1), inputs)
-                if !sameOrder(i, inputs) { return false }
+                let s = Int(columns.shapeIndices[i])
+                if s >= 0 { gatherShapes(s..<(s + 1), inputs) }
             }
         }
-        if out.shapeCount > 0 { gatherPaths(inputs) }
+
         out.wasFullPass = false
         out.recomputedItems = recomputed
         return true
@@ -566,14 +833,24 @@ final class SnapshotBuilder {
     /// A changed row: its item marked for the update; a culled row that may show now needs
     /// a full pass.
     @inline(__always)
-    private func mark(_ row: Int32, _ bits: UnsafeMutablePointer<UInt64>, _ inputs: SnapshotInputs, _ needFull: inout Bool) {
-        guard Int(row) < itemOfRowCount else { return }
-        let it = itemOfRow[Int(row)]
+    private func mark(_ row: Int32, _ bits: UnsafeMutablePointer<UInt64>, _ inputs: SnapshotInputs, _ c: ItemColumns,
+                      _ count: Int, _ needFull: inout Bool) {
+        let it = item(ofRow: row, c.rows, count)
         if it >= 0 {
             bits[Int(it) >> 6] |= 1 << UInt64(Int(it) & 63)
         } else if it == SnapshotBuilder.culled && !needFull && !stillCulled(Int(row), inputs) {
             needFull = true
         }
+    }
+
+    /// The item of `row` in the current order, or `notInTree` / `culled`. The map is not
+    /// cleared between orders: an entry counts only where its item holds that row.
+    @inline(__always)
+    private func item(ofRow row: Int32, _ rows: UnsafeMutablePointer<Int32>, _ count: Int) -> Int32 {
+        guard Int(row) < itemOfRowCount else { return SnapshotBuilder.notInTree }
+        let it = itemOfRow.base[Int(row)]
+        if it >= 0 { return Int(it) < count && rows[Int(it)] == row ? it : SnapshotBuilder.notInTree }
+        return it
     }
 
     /// Is a layer the geometry culled a child of an item in `items`?
@@ -595,10 +872,10 @@ final class SnapshotBuilder {
     }
 
     /// Does item i still sit where the order pass put it (shown, same zPosition)?
-    private func sameOrder(_ i: Int, _ inputs: SnapshotInputs) -> Bool {
-        let r = Int(output._layerIndices[i])
+    private func sameOrder(_ i: Int, _ inputs: SnapshotInputs, _ c: ItemColumns) -> Bool {
+        let r = Int(c.rows[i])
         if stillCulled(r, inputs) { return false }
-        return Float(hinted(inputs.zPosition, inputs.hints[r], SnapshotHint.zPosition).map { $0[r] } ?? 0) == orderZ[i]
+        return Float(hinted(inputs.zPosition, inputs.hints[r], SnapshotHint.zPosition).map { $0[r] } ?? 0) == orderZ.base[i]
     }
 }
 
@@ -608,5 +885,25 @@ extension CALayer {
     func presentedObject(_ p: PropertyID) -> Any? {
         if let animated = animatedObjects[p.raw] { return animated }
         return committedObjects[p.raw]
+    }
+}
+
+/// The output columns' base pointers, read once per pass (the snapshot's buffers live in
+/// another module: each property read there is an access of its own).
+struct ItemColumns {
+    let rows, parents, ends, clips, shapeIndices: UnsafeMutablePointer<Int32>
+    let transforms: UnsafeMutablePointer<RenderTransform>
+    let opacities, cornerRadii, borderWidths, lineDashPhases: UnsafeMutablePointer<Float>
+    let bounds, backgroundColors, borderColors, shadowColors, shadows: UnsafeMutablePointer<SIMD4<Float>>
+    let fillColors, strokeColors, strokes: UnsafeMutablePointer<SIMD4<Float>>
+    let flags: UnsafeMutablePointer<RenderItemFlags>
+
+    init(_ s: RenderSnapshot) {
+        rows = s._layerIndices.base; parents = s._parents.base; ends = s._subtreeEnds.base; clips = s._clips.base
+        shapeIndices = s._shapeIndices.base; transforms = s._transforms.base; opacities = s._opacities.base
+        cornerRadii = s._cornerRadii.base; borderWidths = s._borderWidths.base; lineDashPhases = s._lineDashPhases.base
+        bounds = s._bounds.base; backgroundColors = s._backgroundColors.base; borderColors = s._borderColors.base
+        shadowColors = s._shadowColors.base; shadows = s._shadows.base; fillColors = s._fillColors.base
+        strokeColors = s._strokeColors.base; strokes = s._strokes.base; flags = s._flags.base
     }
 }

@@ -15,6 +15,9 @@ enum LayerFlags {
     /// An object property (contents, mask, shadowPath, path) has been set or animated: the
     /// render snapshot looks at the handle's objects (never cleared; a hint, not a fact).
     static let hasObjects: UInt16 = 1 << 7
+    /// A sublayer has (or had) a zPosition of its own: the render snapshot sorts this layer's
+    /// sublayers (a hint kept by `addHints` and `link`, never cleared).
+    static let childHasZ: UInt16 = 1 << 8
     /// Mask of the lookup steps that are not empty.
     static let lookupSteps: UInt16 = hasDelegate | hasActions | hasStyle | customClass
 }
@@ -207,6 +210,13 @@ final class LayerStore {
     /// Times `changedRows` outgrew its bound and was dropped (the owner then does a full pass).
     @exclusivity(unchecked) var changedRowsDropped = 0
 
+    /// `SnapshotHint` bits for `row`; a zPosition also tells its superlayer to sort.
+    @inline(__always)
+    func addHints(_ row: Int, _ bits: UInt8) {
+        hints[row] |= bits
+        if bits & SnapshotHint.zPosition != 0, parent[row] >= 0 { flags[Int(parent[row])] |= LayerFlags.childHasZ }
+    }
+
     /// A row's presentation changed outside the kernels.
     @inline(__always)
     func noteChanged(_ row: Int32) {
@@ -330,6 +340,7 @@ final class LayerStore {
             if prev >= 0 { nextSibling[Int(prev)] = row } else { firstChild[Int(p)] = row }
         }
         childCount[Int(p)] += 1
+        if hints[i] & SnapshotHint.zPosition != 0 { flags[Int(p)] |= LayerFlags.childHasZ }
         treeVersion &+= 1
     }
 
