@@ -61,6 +61,13 @@ enum SnapshotSuite {
                 }
             }
         }
+        // One call, and one read from a held copy, alone (1,000 per iteration).
+        cases.append(BenchmarkCase("snapshot/presentation-call/1000", items: 1_000, item: "call", quick: true,
+                                   parameters: ["suite": "snapshot", "kind": "presentation-call", "n": "1000"],
+                                   make: { try presentationCallWorkload(read: false) }))
+        cases.append(BenchmarkCase("snapshot/presentation-read/1000", items: 1_000, item: "read", quick: false,
+                                   parameters: ["suite": "snapshot", "kind": "presentation-read", "n": "1000"],
+                                   make: { try presentationCallWorkload(read: true) }))
         for n in sizes {
             cases.append(BenchmarkCase(floorName(n), items: n * bytesPerLayer, item: "byte",
                                        unit: n >= 100_000 ? .microseconds : .nanoseconds, quick: n == 1_000,
@@ -144,6 +151,38 @@ enum SnapshotSuite {
                 for l in layers { s += Double(l.presentationCopyingEverything()?.position.x ?? 0) }
                 blackHole(s)
             }
+        }
+    }
+}
+
+extension SnapshotSuite {
+    /// `presentation()` of one animating layer 1,000 times (the copies dropped at once, as
+    /// a read-out drops them), or (`read`) its opacity read 1,000 times from one copy.
+    static func presentationCallWorkload(read: Bool) throws -> Workload {
+        let root = CALayer(), layer = CALayer()
+        CATransaction.begin()
+        CATransaction.setDisableActions(true)
+        root.addSublayer(layer)
+        CATransaction.commit()
+        let renderer = CARenderer(layer: root)
+        renderer.renderFrame(atTime: 0)
+        CATransaction.begin()
+        CATransaction.setAnimationDuration(10)
+        CATransaction.setAnimationTimingFunction(CAMediaTimingFunction(name: .linear))
+        layer.opacity = 0
+        CATransaction.commit()
+        renderer.renderFrame(atTime: 5)
+        guard let copy = layer.presentation() else { throw BenchmarkError("snapshot/presentation-call: no presentation") }
+        try BenchmarkError.check(abs(copy.opacity - 0.5) < 1e-6, "snapshot/presentation-call: opacity \(copy.opacity), expected 0.5")
+        if read {
+            return Workload(retaining: [root, layer, renderer, copy]) {
+                var s: Float = 0
+                for _ in 0..<1_000 { s += copy.opacity }
+                blackHole(s)
+            }
+        }
+        return Workload(retaining: [root, layer, renderer]) {
+            for _ in 0..<1_000 { blackHole(layer.presentation()) }
         }
     }
 }

@@ -458,6 +458,7 @@ final class PresentationCopyTests: XCTestCase {
         XCTAssertEqual(sum, 50_000)
         XCTAssertLessThan(l.engine.liveCopies.count, 4_096 + 10, "unheld copies are swept")
         XCTAssertTrue(held.allSatisfy { $0.presentedRow == l.row }, "held copies still read the columns")
+        XCTAssertGreaterThan(l.engine.recycledLayers.count, 0, "unheld copies are kept for reuse")
         r.renderFrame(atTime: 1)
         XCTAssertEqual(l.engine.liveCopies.count, 0, "a frame freezes the held ones and lets go of the rest")
         XCTAssertTrue(held.allSatisfy { $0.presentedRow < 0 && $0.opacity == 1 && $0.model() === l })

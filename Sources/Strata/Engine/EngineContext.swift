@@ -60,8 +60,11 @@ final class EngineContext {
     @exclusivity(unchecked) var diagnosticCaptures: [[StrataDiagnostic]] = []
     /// Presentation copies that read the presentation columns on access, frozen before
     /// those change (`freezeLiveCopies`), and the layer `presentation()` is copying now.
-    @exclusivity(unchecked) var liveCopies: [CALayer] = []
+    @exclusivity(unchecked) var liveCopies = CopyStack()
     @exclusivity(unchecked) var liveCopiesSweepAt = 4_096
+    /// Copies nobody held, kept for the next ones (see `recycle`).
+    @exclusivity(unchecked) var recycledLayers = CopyStack()
+    @exclusivity(unchecked) var recycledShapeLayers = CopyStack()
     @exclusivity(unchecked) var presentationCopySource: ObjectIdentifier?
 
     init() {

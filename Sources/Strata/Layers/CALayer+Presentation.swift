@@ -29,22 +29,31 @@ extension CALayer {
         let r = presentedRow
         guard r >= 0 else { return }
         copiedLanes = snapshotLanes(engine.layers.presentation, row: r)
+        copiedTransition = engine.transitionState(row: r)
         if modelAlive { modelLayerRef = engine.layers.handle[Int(r)]?.takeUnretainedValue() }
         presentedRow = -1
+    }
+
+    /// A copy's value of one-lane property `p` (`copyLanes(p)[0]`, without the lanes).
+    @inline(__always)
+    func copyScalar(_ p: PropertyID) -> Double {
+        if presentedRow >= 0, let col = engine.layers.presentation[p.index] { return col[Int(presentedRow)] }
+        return copyLanes(p)[0]
     }
 
     /// A copy's lanes of `p`: its model row's presentation column, or its own copy.
     @inline(never)
     func copyLanes(_ p: PropertyID) -> Lanes {
-        let info = PropertyTable[p]
         var v = Lanes()
+        if presentedRow >= 0, let col = engine.layers.presentation[p.index] {
+            let w = engine.hot[p.index].width
+            let base = Int(presentedRow) * w
+            for c in 0..<w { v[c] = col[base + c] }
+            return v
+        }
+        let info = PropertyTable[p]
         if presentedRow >= 0 {
-            if let col = engine.layers.presentation[p.index] {
-                let base = Int(presentedRow) * info.width
-                for c in 0..<info.width { v[c] = col[base + c] }
-            } else {
-                for c in 0..<info.width { v[c] = info.defaults[c] }
-            }
+            for c in 0..<info.width { v[c] = info.defaults[c] }
         } else if let s = copiedLanes {
             for c in 0..<info.width { v[c] = s[info.laneOffset + c] }
         } else {
@@ -54,12 +63,13 @@ extension CALayer {
     }
 
     /// A copy's object or custom-key value.
-    func copiedObject(_ key: Int32) -> Any? { copiedObjects[key] }
+    func copiedObject(_ key: Int32) -> Any? { copiedObjects?[key] ?? nil }
 
     /// Object values and custom keys as presented (committed, animated on top): the
     /// committed dictionary itself, shared, when nothing animates them.
-    func presentedObjects() -> [Int32: Any] {
-        if animatedObjects.isEmpty && animatedCustom.isEmpty { return committedObjects }
+    func presentedObjects() -> [Int32: Any]? {
+        guard let o = objectState else { return nil }
+        if o.animated.isEmpty && o.animatedCustom.isEmpty { return o.committed }
         return objectSnapshot(presentation: true)
     }
 
@@ -89,12 +99,10 @@ extension CALayer {
     /// Object-valued properties and custom keys: the model's, or (`presentation`) the
     /// committed ones with animated values on top.
     func objectSnapshot(presentation: Bool) -> [Int32: Any] {
-        if row < 0 { return copiedObjects }
+        if row < 0 { return copiedObjects ?? [:] }
         var o: [Int32: Any] = [:]
-        let pairs: [(PropertyID, Any?)] = [
-            (.contents, contentsValue), (.mask, maskValue), (.shadowPath, shadowPathValue),
-            (.filters, filtersValue), (.backgroundFilters, backgroundFiltersValue),
-            (.compositingFilter, compositingFilterValue), (.path, pathValue)]
+        let pairs: [(PropertyID, Any?)] = [.contents, .mask, .shadowPath, .filters, .backgroundFilters, .compositingFilter, .path]
+            .map { ($0, readObject($0)) }
         guard presentation else {
             for (p, v) in pairs { if let v { o[p.raw] = v } }
             for (k, v) in customValues { o[k] = v }
@@ -110,33 +118,50 @@ extension CALayer {
 
 extension EngineContext {
     /// Keeps a new presentation copy until the engine next changes what is presented.
-    /// Copies nobody else holds are dropped on the way (every 4,096 new ones at most), so a
-    /// loop reading `presentation()` of every layer holds a bounded number.
+    /// Copies nobody else holds are taken back on the way (every 4,096 new ones at most),
+    /// so a loop reading `presentation()` of every layer holds a bounded number.
     @inline(__always)
     func registerLiveCopy(_ copy: CALayer) {
-        liveCopies.append(copy)
+        liveCopies.push(copy)
         if _slowPath(liveCopies.count >= liveCopiesSweepAt) { sweepLiveCopies() }
     }
 
     @inline(never)
     private func sweepLiveCopies() {
-        var kept = 0
-        for i in liveCopies.indices where !isKnownUniquelyReferenced(&liveCopies[i]) {
-            liveCopies.swapAt(kept, i)
-            kept += 1
+        var i = 0
+        while i < liveCopies.count {
+            if liveCopies.isUnique(at: i) { recycle(liveCopies.remove(at: i)) } else { i += 1 }
         }
-        liveCopies.removeSubrange(kept...)
         // Held copies stay; the next sweep waits until as many new ones came.
-        liveCopiesSweepAt = max(4_096, 2 * kept)
+        liveCopiesSweepAt = max(4_096, 2 * liveCopies.count)
     }
 
-    /// What is presented is about to change (or rows are about to be freed): every live copy
-    /// held outside the engine takes its values now; the others are let go. `dying`: a row
-    /// whose layer is going away (its copies keep no reference to it).
+    /// Up to 4,096 copies of each of the engine's own classes that nobody held are kept for
+    /// the next `presentation()` calls (custom subclasses' copies are let go: their
+    /// `init(layer:)` must run; so are copies whose holder set a delegate, actions or style).
+    private func recycle(_ copy: consuming CALayer) {
+        let cls = type(of: copy)
+        guard copy.presentedRow >= 0, !copy.copyChanged else { return }
+        if cls == CALayer.self {
+            if recycledLayers.count < 4_096 { recycledLayers.push(copy) }
+        } else if cls == CAShapeLayer.self {
+            if recycledShapeLayers.count < 4_096 { recycledShapeLayers.push(copy) }
+        }
+    }
+
+    /// A copy kept by `recycle`, or nil.
+    @inline(__always)
+    func recycledCopy(shape: Bool) -> CALayer? {
+        shape ? recycledShapeLayers.pop() : recycledLayers.pop()
+    }
+
     /// `dying` for "layers released on other threads may be gone": no copy refers to its
     /// model layer afterwards.
     static let everyRowDying: Int32 = -2
 
+    /// What is presented is about to change (or rows are about to be freed): every live copy
+    /// held outside the engine takes its values now; the others are kept for reuse. `dying`:
+    /// a row whose layer is going away (its copies keep no reference to it).
     @inline(__always)
     func freezeLiveCopies(dying: Int32 = -1) {
         if _slowPath(!liveCopies.isEmpty) { freezeLiveCopiesNow(dying: dying) }
@@ -144,13 +169,13 @@ extension EngineContext {
 
     @inline(never)
     private func freezeLiveCopiesNow(dying: Int32) {
-        var copies = liveCopies
-        liveCopies = []
-        for i in copies.indices where !isKnownUniquelyReferenced(&copies[i]) {
-            copies[i].freezePresentation(modelAlive: dying != EngineContext.everyRowDying && copies[i].presentedRow != dying)
+        while var c = liveCopies.pop() {
+            if isKnownUniquelyReferenced(&c) {
+                recycle(c)
+            } else {
+                c.freezePresentation(modelAlive: dying != EngineContext.everyRowDying && c.presentedRow != dying)
+            }
         }
-        copies.removeAll(keepingCapacity: true)
-        liveCopies = copies
         liveCopiesSweepAt = 4_096
     }
 }

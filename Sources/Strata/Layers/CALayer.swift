@@ -38,21 +38,24 @@ open class CALayer: NSObject, CAMediaTiming {
     /// Every lane property of a frozen copy (`init(layer:)`, or a presentation copy whose
     /// frame has passed).
     @exclusivity(unchecked) var copiedLanes: [Double]?
-    var copiedObjects: [Int32: Any] = [:]
+    /// A copy's object values and custom keys (nil: none).
+    @exclusivity(unchecked) var copiedObjects: [Int32: Any]?
     weak var modelLayerRef: CALayer?
-    /// A frozen presentation copy's running transition, taken when it was frozen.
-    var copiedTransition: CATransitionState?
+    /// A copy's running transition, taken when it was made.
+    @exclusivity(unchecked) var copiedTransition: CATransitionState?
 
     /// The delegate (weak): asked first in the action lookup.
-    open weak var delegate: CALayerDelegate? {
+    @exclusivity(unchecked) open weak var delegate: CALayerDelegate? {
         didSet {
+            if row < 0 { copyChanged = true }
             if refusedOnAnotherThread() { delegate = oldValue; return }
             setFlag(LayerFlags.hasDelegate, delegate != nil)
         }
     }
     /// Actions by key, asked second. NSNull values stop the lookup.
-    open var actions: [String: CAAction]? {
+    @exclusivity(unchecked) open var actions: [String: CAAction]? {
         didSet {
+            if row < 0 { copyChanged = true }
             if refusedOnAnotherThread() { actions = oldValue; return }
             internedActions = [:]
             for (k, a) in actions ?? [:] { internedActions[KeyInterner.id(k).raw] = a }
@@ -60,10 +63,14 @@ open class CALayer: NSObject, CAMediaTiming {
         }
     }
     /// `actions` keyed by interned id (the `interned`/`cached` strategies read this).
-    var internedActions: [Int32: CAAction] = [:]
+    var internedActions: [Int32: CAAction] {
+        get { objectState?.internedActions ?? [:] }
+        _modify { yield &objects.internedActions }
+    }
     /// Style dictionary: `style["actions"]` is asked third, then `style["style"]` recursively.
-    open var style: [AnyHashable: Any]? {
+    @exclusivity(unchecked) open var style: [AnyHashable: Any]? {
         didSet {
+            if row < 0 { copyChanged = true }
             if refusedOnAnotherThread() { style = oldValue; return }
             setFlag(LayerFlags.hasStyle, style != nil)
         }
@@ -78,24 +85,43 @@ open class CALayer: NSObject, CAMediaTiming {
         return true
     }
     /// A name for debugging and lookup.
-    open var name: String?
+    open var name: String? {
+        get { storedName }
+        set { storedName = newValue }
+    }
+    @exclusivity(unchecked) var storedName: String?
+    /// A copy whose holder set its delegate, actions or style: never recycled.
+    @exclusivity(unchecked) var copyChanged = false
 
-    // Object-valued properties (never interpolated).
-    var contentsValue: Any?
-    var maskValue: CALayer?
-    var shadowPathValue: CGPath?
-    var filtersValue: [Any]?
-    var backgroundFiltersValue: [Any]?
-    var compositingFilterValue: Any?
-    var pathValue: CGPath?
+    /// Object-valued properties, custom keys and interned actions: cold data most layers
+    /// never have (and copies never need), made on first use.
+    @exclusivity(unchecked) var objectState: LayerObjectState?
+    var objects: LayerObjectState {
+        if let o = objectState { return o }
+        let o = LayerObjectState()
+        objectState = o
+        return o
+    }
     /// Custom keys set with `setValue(_:forKey:)`.
-    var customValues: [Int32: Any] = [:]
+    var customValues: [Int32: Any] {
+        get { objectState?.custom ?? [:] }
+        _modify { yield &objects.custom }
+    }
     /// Presentation values of object properties while an animation drives them.
-    var animatedObjects: [Int32: Any?] = [:]
+    var animatedObjects: [Int32: Any?] {
+        get { objectState?.animated ?? [:] }
+        _modify { yield &objects.animated }
+    }
     /// Presentation values of custom keys while an animation drives them.
-    var animatedCustom: [Int32: Any] = [:]
+    var animatedCustom: [Int32: Any] {
+        get { objectState?.animatedCustom ?? [:] }
+        _modify { yield &objects.animatedCustom }
+    }
     /// Object and custom-key values as of the last commit (what `presentation()` shows).
-    var committedObjects: [Int32: Any] = [:]
+    var committedObjects: [Int32: Any] {
+        get { objectState?.committed ?? [:] }
+        _modify { yield &objects.committed }
+    }
 
     /// A new layer with Apple's defaults, in this thread's engine.
     public required override init() {
@@ -137,12 +163,31 @@ open class CALayer: NSObject, CAMediaTiming {
             // now (a dictionary shared, in the common case).
             presentedRow = source.row
             copiedObjects = source.presentedObjects()
-            copiedTransition = source.runningTransition
             return
         }
         copiedLanes = source.modelSnapshot()
         copiedObjects = source.objectSnapshot(presentation: false)
         modelLayerRef = source.model()
+    }
+
+    /// A presentation copy of `source` for the engine's own classes (CALayer and
+    /// CAShapeLayer, which no subclass `init(layer:)` extends): what `init(layer:)` does for
+    /// `presentation()`, without the cast from `Any`.
+    init(presenting source: CALayer) {
+        engine = source.engine
+        row = -1
+        super.init()
+        present(source)
+    }
+
+    /// This copy (of the engine's own classes, nobody else holding it) now presents
+    /// `source`: a new copy's fields, set again (recycled copies, see `registerLiveCopy`).
+    func present(_ source: CALayer) {
+        if storedName != nil || source.storedName != nil { storedName = source.storedName }
+        presentedRow = source.row
+        if copiedObjects != nil || source.objectState != nil { copiedObjects = source.presentedObjects() }
+        // The running transition is read on access while the copy is live (frozen with it).
+        if copiedTransition != nil { copiedTransition = nil }
     }
 
     /// Core Animation's factory spelling.
@@ -217,9 +262,21 @@ open class CALayer: NSObject, CAMediaTiming {
             fill(p)
             return p
         }
-        e.presentationCopySource = ObjectIdentifier(self)
-        let p = Self(layer: self)
-        e.presentationCopySource = nil
+        let p: Self
+        let cls = type(of: self)
+        if cls == CALayer.self || cls == CAShapeLayer.self {
+            // A copy nobody holds any more is used again (no allocation, no deinit).
+            if let recycled = e.recycledCopy(shape: cls == CAShapeLayer.self) {
+                recycled.present(self)
+                p = unsafeDowncast(recycled, to: Self.self)
+            } else {
+                p = unsafeDowncast(cls == CALayer.self ? CALayer(presenting: self) : CAShapeLayer(presenting: self), to: Self.self)
+            }
+        } else {
+            e.presentationCopySource = ObjectIdentifier(self)
+            p = Self(layer: self)
+            e.presentationCopySource = nil
+        }
         if p.presentedRow != row {
             // A subclass's `init(layer:)` that did not reach CALayer's: copy everything.
             fill(p)
@@ -702,7 +759,7 @@ open class CALayer: NSObject, CAMediaTiming {
 
     @inline(__always)
     func readScalar(_ p: PropertyID) -> Double {
-        if _slowPath(row < 0) { return copyLanes(p)[0] }
+        if _slowPath(row < 0) { return copyScalar(p) }
         if let col = context.layers.model[p.index] { return col[Int(row)] }
         return PropertyTable[p].defaults[0]
     }
@@ -719,28 +776,46 @@ open class CALayer: NSObject, CAMediaTiming {
 
     func readObject(_ p: PropertyID) -> Any? {
         if row < 0 { return copiedObject(p.raw) }
+        guard let o = objectState else { return nil }
         switch p {
-        case .contents: return contentsValue
-        case .mask: return maskValue
-        case .shadowPath: return shadowPathValue
-        case .filters: return filtersValue
-        case .backgroundFilters: return backgroundFiltersValue
-        case .compositingFilter: return compositingFilterValue
-        case .path: return pathValue
+        case .contents: return o.contents
+        case .mask: return o.mask
+        case .shadowPath: return o.shadowPath
+        case .filters: return o.filters
+        case .backgroundFilters: return o.backgroundFilters
+        case .compositingFilter: return o.compositingFilter
+        case .path: return o.path
         default: return nil
         }
     }
 
     func storeObject(_ p: PropertyID, _ v: Any?) {
         switch p {
-        case .contents: contentsValue = v
-        case .mask: maskValue = v as? CALayer
-        case .shadowPath: shadowPathValue = v as? CGPath
-        case .filters: filtersValue = v as? [Any]
-        case .backgroundFilters: backgroundFiltersValue = v as? [Any]
-        case .compositingFilter: compositingFilterValue = v
-        case .path: pathValue = v as? CGPath
+        case .contents: objects.contents = v
+        case .mask: objects.mask = v as? CALayer
+        case .shadowPath: objects.shadowPath = v as? CGPath
+        case .filters: objects.filters = v as? [Any]
+        case .backgroundFilters: objects.backgroundFilters = v as? [Any]
+        case .compositingFilter: objects.compositingFilter = v
+        case .path: objects.path = v as? CGPath
         default: break
         }
     }
+}
+
+/// A layer's object-valued properties, custom keys, their committed and animated values, and
+/// its actions by interned key (see `CALayer.objectState`).
+final class LayerObjectState {
+    var contents: Any?
+    var mask: CALayer?
+    var shadowPath: CGPath?
+    var filters: [Any]?
+    var backgroundFilters: [Any]?
+    var compositingFilter: Any?
+    var path: CGPath?
+    var custom: [Int32: Any] = [:]
+    var animated: [Int32: Any?] = [:]
+    var animatedCustom: [Int32: Any] = [:]
+    var committed: [Int32: Any] = [:]
+    var internedActions: [Int32: CAAction] = [:]
 }

@@ -883,8 +883,9 @@ extension CALayer {
     /// An object property's value as presented: the animated value while an animation
     /// drives it, else the committed one.
     func presentedObject(_ p: PropertyID) -> Any? {
-        if let animated = animatedObjects[p.raw] { return animated }
-        return committedObjects[p.raw]
+        guard let o = objectState else { return nil }
+        if let animated = o.animated[p.raw] { return animated }
+        return o.committed[p.raw]
     }
 }
 
