@@ -78,6 +78,10 @@ let package = Package(
         // The profiler's acceptance workload: commit-, lookup- and evaluate-like work, 6:3:1.
         .executableTarget(name: "strata-profile-acceptance", dependencies: ["StrataProfiler"],
                           swiftSettings: release),
+        // cairo (Debian's libcairo2-dev): pictures of render snapshots.
+        .systemLibrary(name: "CCairo", path: "Sources/CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
+        // Pictures of a RenderSnapshot (PNG, SVG) drawn with cairo; pixel comparison for goldens.
+        .target(name: "StrataPicture", dependencies: ["CCairo", "StrataSnapshot", "StrataGeometry"], swiftSettings: release),
         // The self-contained HTML report: inline SVG charts, no network.
         .target(name: "StrataReport", dependencies: ["StrataBench"], swiftSettings: release),
         .executableTarget(
@@ -92,6 +96,9 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         .testTarget(name: "StrataProfilerTests", dependencies: ["StrataProfiler", "CSampler"],
+                    swiftSettings: [.swiftLanguageMode(.v5)]),
+        .testTarget(name: "StrataPictureTests",
+                    dependencies: ["StrataPicture", "Strata", "StrataScript", "StrataScriptFast", "StrataScriptReference"],
                     swiftSettings: [.swiftLanguageMode(.v5)]),
         .testTarget(name: "StrataReportTests", dependencies: ["StrataReport", "StrataBench", "StrataProfiler"], swiftSettings: [.swiftLanguageMode(.v5)]),
         .testTarget(

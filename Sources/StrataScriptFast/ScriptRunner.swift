@@ -25,6 +25,26 @@ public enum ScriptRunner {
         return trace
     }
 
+    /// Runs `script` on a thread of its own and returns the render snapshot of its root taken
+    /// after the last operation (the frame a renderer would draw then), and the trace.
+    public static func snapshot(after script: Script) -> (RenderSnapshot, [TraceEntry]) {
+        var result: (RenderSnapshot, [TraceEntry])?
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            do {
+                let state = RunState()
+                state.run(script.ops)
+                result = (state.renderer.snapshot(), state.trace)
+                state.finish()
+            }
+            done.signal()
+        }
+        thread.stackSize = 8 << 20
+        thread.start()
+        done.wait()
+        return result!
+    }
+
     /// Runs `script` on the calling thread (benchmarks: the caller owns the engine).
     public static func runHere(_ script: Script) -> [TraceEntry] {
         let state = RunState()

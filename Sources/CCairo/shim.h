@@ -1,0 +1,3 @@
+// Debian's libcairo2-dev (installed by scripts/setup): the image and SVG surfaces.
+#include <cairo.h>
+#include <cairo-svg.h>
