@@ -65,7 +65,7 @@ let package = Package(
                 swiftSettings: release),
         // The benchmark definitions: suites and scenes on the fast engine ...
         .target(name: "StrataBenchSuites",
-                dependencies: ["Strata", "StrataBench", "StrataScript", "StrataScriptFast"],
+                dependencies: ["Strata", "StrataBench", "StrataScript", "StrataScriptFast", "StrataPicture"],
                 path: "Benchmarks/Suites", swiftSettings: release),
         // ... and the same workloads on the reference engine, for the ratios.
         .target(name: "StrataBenchReference",
@@ -86,7 +86,7 @@ let package = Package(
         .target(name: "StrataReport", dependencies: ["StrataBench"], swiftSettings: release),
         .executableTarget(
             name: "strata-bench",
-            dependencies: ["StrataBench", "StrataBenchSuites", "StrataBenchReference", "StrataReport", "StrataProfiler",
+            dependencies: ["StrataBench", "StrataBenchSuites", "StrataBenchReference", "StrataReport", "StrataProfiler", "StrataPicture",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: release
         ),

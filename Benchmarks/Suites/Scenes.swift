@@ -2,6 +2,7 @@ import Foundation
 import StrataBench
 import StrataScript
 import StrataScriptFast
+import StrataPicture
 @_spi(Benchmarks) import Strata
 
 /// Frame-time scenes: scripted app frame loops (StrataScript operations, so a scene can be
@@ -9,7 +10,7 @@ import StrataScriptFast
 /// Each frame's operations are generated and resolved (`ScriptSession.prepare`: layers found,
 /// key paths matched, values built) before the frame is timed; the time covers applying
 /// them (the app's setter calls in transactions, explicit animations, tree changes) and the
-/// `renderFrame` that commits, renders and ends the frame.
+/// frame a renderer takes: commit, render, the render snapshot, end of frame.
 public enum Scenes {
     /// A scene's shape.
     public struct Definition {
@@ -67,16 +68,52 @@ public enum Scenes {
     /// The scene runs on a thread of its own, so on an engine of its own (engines are per
     /// thread): its memory readings are its stores alone, not capacities an earlier fixture
     /// of the calling thread left behind.
-    public static func run(_ name: String, quick: Bool, progress: @escaping (String) -> Void = { _ in }) throws -> SceneResult {
+    public static func run(_ name: String, quick: Bool, frames: Int? = nil, player: PlayerRecorder? = nil,
+                           progress: @escaping (String) -> Void = { _ in }) throws -> SceneResult {
         guard let d = definitions.first(where: { $0.name == name }) else {
             throw BenchmarkError("no scene named \(name); scenes: \(names.joined(separator: ", "))")
         }
-        return try onFreshEngine(named: "strata-scene") { try runOnThisThread(d, quick: quick, progress: progress) }
+        return try onFreshEngine(named: "strata-scene") {
+            try runOnThisThread(d, quick: quick, frames: frames, player: player, progress: progress)
+        }
     }
 
-    private static func runOnThisThread(_ d: Definition, quick: Bool, progress: (String) -> Void) throws -> SceneResult {
+    /// Frames a run of `name` times (`quick`: the short run).
+    public static func frames(_ name: String, quick: Bool) -> Int? {
+        definitions.first { $0.name == name }.map { quick ? $0.quickFrames : $0.frames }
+    }
+
+    /// Runs scene `name` untimed on an engine of its own and hands `body` the render snapshot
+    /// at each of `times` (media seconds, ascending; the frame at or before each: frame f is
+    /// at (f + 1) / 60, the set-up frame at 0). Times past `maxFrames` frames are refused.
+    public static func snapshots(_ name: String, at times: [Double], maxFrames: Int = 200_000,
+                                 _ body: @escaping (Double, RenderSnapshot) throws -> Void) throws {
+        guard let d = definitions.first(where: { $0.name == name }) else {
+            throw BenchmarkError("no scene named \(name); scenes: \(names.joined(separator: ", "))")
+        }
+        for t in times where !(t >= 0 && t.isFinite && t * 60 <= Double(maxFrames)) {
+            throw BenchmarkError("time \(t) s: scene times are finite, from 0 up to \(maxFrames / 60) s (\(maxFrames) frames)")
+        }
+        try onFreshEngine(named: "strata-scene") {
+            var g = SceneGenerator(d)
+            let session = ScriptSession(typedSetters: true)
+            session.apply(g.setup())
+            var f = 0
+            for t in times.sorted() {
+                while Double(f + 1) / 60 <= t + 1e-9 {
+                    session.apply(g.frame(f))
+                    f += 1
+                }
+                try body(t, session.snapshot())
+            }
+            session.finish()
+        }
+    }
+
+    private static func runOnThisThread(_ d: Definition, quick: Bool, frames requested: Int?, player: PlayerRecorder?,
+                                        progress: (String) -> Void) throws -> SceneResult {
         let name = d.name
-        let frames = quick ? d.quickFrames : d.frames
+        let frames = max(1, requested ?? (quick ? d.quickFrames : d.frames))
         var g = SceneGenerator(d)
         var recorder = FrameTimeRecorder(expectedFrames: frames)
         let started = DispatchTime.now().uptimeNanoseconds
@@ -90,7 +127,7 @@ public enum Scenes {
         let every = max(1, frames / 10)
         var memory: SceneMemory?
         do {
-            let session = ScriptSession(typedSetters: true)
+            let session = ScriptSession(typedSetters: true, snapshotEachFrame: true)
             session.apply(g.setup())
             for f in 0..<(d.warmupFrames + frames) {
                 if f == d.warmupFrames || (f > d.warmupFrames && (f - d.warmupFrames) % every == 0) { sampleMemory(f) }
@@ -102,7 +139,14 @@ public enum Scenes {
                 session.apply(ops)
                 let t1 = DispatchTime.now().uptimeNanoseconds
                 withExtendedLifetime(ops) {}   // ... and freed outside it
-                if f >= d.warmupFrames { recorder.record(frameNanoseconds: t1 &- t0, renderNanoseconds: session.lastRenderNanoseconds) }
+                if f >= d.warmupFrames {
+                    recorder.record(frameNanoseconds: t1 &- t0, renderNanoseconds: session.lastRenderNanoseconds,
+                                    snapshotNanoseconds: session.lastSnapshotNanoseconds)
+                    // The player's frames are encoded here, outside the frame's time.
+                    player?.frameDone(index: f - d.warmupFrames, time: Double(f + 1) / 60, milliseconds: Double(t1 &- t0) / 1e6) {
+                        session.lastSnapshot ?? session.snapshot()
+                    }
+                }
                 if f > 0 && f % 500 == 0 {
                     progress("frame \(f) of \(d.warmupFrames + frames), \(String(format: "%.1f", Double(t1 - started) / 1e9)) s")
                 }
@@ -138,20 +182,32 @@ struct SceneGenerator {
         rng = SeededGenerator(seed: 0x5CE7E)
     }
 
-    /// Builds the tree (actions disabled) and renders frame 0.
+    /// Builds the tree (actions disabled) and renders frame 0. Leaves start on a grid over the
+    /// 400 x 800 field the frames move them in, coloured by container, so a picture or the
+    /// player shows the scene from its first frame (no random number is drawn here: the
+    /// frames' operations are the generator's own).
     mutating func setup() -> [Op] {
         var ops: [Op] = [.begin, .setDisableActions(true)]
         var id = 0
-        for _ in 0..<d.containers {
+        let leafCount = max(1, d.containers * d.leavesPerContainer)
+        let columns = max(1, Int((Double(leafCount) / 2).squareRoot()))
+        let rows = (leafCount + columns - 1) / columns
+        for k in 0..<d.containers {
             let c = id; id += 1
             containers.append(c)
             ops.append(.makeLayer(id: c, shape: false))
             ops.append(.addSublayer(parent: -1, child: c))
+            let hue = Double(k) / Double(max(d.containers, 1))
             for _ in 0..<d.leavesPerContainer {
                 let l = id; id += 1
+                let j = leaves.count
                 leaves.append(l)
                 ops.append(.makeLayer(id: l, shape: false))
                 ops.append(.set(layer: l, keyPath: "bounds", value: .rect(0, 0, 20, 20)))
+                ops.append(.set(layer: l, keyPath: "position",
+                                value: .point(10 + Double(j % columns) * 380 / Double(columns), 10 + Double(j / columns) * 780 / Double(rows))))
+                ops.append(.set(layer: l, keyPath: "backgroundColor",
+                                value: .color([0.5 + 0.4 * cos(6.283 * hue), 0.5 + 0.4 * cos(6.283 * (hue - 0.33)), 0.5 + 0.4 * cos(6.283 * (hue - 0.67)), 1])))
                 ops.append(.addSublayer(parent: c, child: l))
             }
         }
@@ -160,9 +216,14 @@ struct SceneGenerator {
             subtreeRoots.append(r)
             subtreeIn.append(false)
             ops.append(.makeLayer(id: r, shape: false))
-            for _ in 1..<d.subtreeSize {
+            ops.append(.set(layer: r, keyPath: "bounds", value: .rect(0, 0, 60, 60)))
+            ops.append(.set(layer: r, keyPath: "backgroundColor", value: .color([0.2, 0.2, 0.2, 0.6])))
+            for k in 1..<d.subtreeSize {
                 let m = id; id += 1
                 ops.append(.makeLayer(id: m, shape: false))
+                ops.append(.set(layer: m, keyPath: "bounds", value: .rect(0, 0, 8, 8)))
+                ops.append(.set(layer: m, keyPath: "position", value: .point(Double(k % 7) * 8 + 6, Double(k / 7) * 8 + 6)))
+                ops.append(.set(layer: m, keyPath: "backgroundColor", value: .color([1, 1, 1, 0.9])))
                 ops.append(.addSublayer(parent: r, child: m))
             }
         }

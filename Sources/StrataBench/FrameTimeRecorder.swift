@@ -13,6 +13,10 @@ public struct FrameTimeRecorder {
                                           numberOfSignificantValueDigits: .three)
     private var render = Histogram<UInt64>(lowestDiscernibleValue: 1_000, highestTrackableValue: 60_000_000_000,
                                            numberOfSignificantValueDigits: .three)
+    /// The render snapshot's part (taken inside the frame), when the scene takes one.
+    private var snapshot = Histogram<UInt64>(lowestDiscernibleValue: 100, highestTrackableValue: 60_000_000_000,
+                                             numberOfSignificantValueDigits: .three)
+    private var snapshots = 0
     /// Every frame's time, ns, in order (for the timeline and the exact budget figures).
     public private(set) var frameTimes: [UInt64] = []
 
@@ -26,11 +30,16 @@ public struct FrameTimeRecorder {
         frameTimes.removeAll(keepingCapacity: true)
     }
 
-    /// One frame: its whole time (the app's changes, commit, render, endFrame) and the part
-    /// spent in `renderFrame` (commit + render + endFrame).
-    public mutating func record(frameNanoseconds ns: UInt64, renderNanoseconds r: UInt64) {
+    /// One frame: its whole time (the app's changes, commit, render, snapshot, endFrame), the
+    /// part spent in the frame itself (commit + render + snapshot + endFrame) and, when the
+    /// scene takes one, in the render snapshot.
+    public mutating func record(frameNanoseconds ns: UInt64, renderNanoseconds r: UInt64, snapshotNanoseconds s: UInt64? = nil) {
         _ = total.record(clamp(ns))
         _ = render.record(clamp(r))
+        if let s {
+            _ = snapshot.record(Swift.min(Swift.max(s, 100), 60_000_000_000))
+            snapshots += 1
+        }
         frameTimes.append(ns)
     }
 
@@ -66,6 +75,8 @@ public struct FrameTimeRecorder {
             max: n == 0 ? 0 : ms(frameTimes.max() ?? 0),
             mean: n == 0 ? 0 : frameTimes.reduce(0.0) { $0 + Double($1) } / Double(n) / 1e6,
             renderP50: n == 0 ? 0 : ms(render.valueAtPercentile(50)), renderP99: n == 0 ? 0 : ms(render.valueAtPercentile(99)),
+            snapshotP50: snapshots == 0 ? nil : ms(snapshot.valueAtPercentile(50)),
+            snapshotP99: snapshots == 0 ? nil : ms(snapshot.valueAtPercentile(99)),
             withinBudget16: fraction(within16), withinBudget8: fraction(within8), droppedFrames: dropped,
             hitchMsPerSecond: durationNs > 0 ? (hitchNs / 1e6) / (durationNs / 1e9) : 0,
             histogram: buckets, frameTimesMs: frameTimes.prefix(20_000).map(ms))

@@ -47,6 +47,9 @@ public enum Headline {
         for scene in block.scenes {
             lines.append(String(format: "scene %@: %d frames, p50 %.3f ms, p99 %.3f ms, max %.3f ms, %.1f%% within 8.33 ms",
                                 scene.name, scene.frames, scene.p50, scene.p99, scene.max, 100 * scene.withinBudget8))
+            if let p50 = scene.snapshotP50, let p99 = scene.snapshotP99 {
+                lines.append(String(format: "  of which the render snapshot: p50 %.3f ms, p99 %.3f ms", p50, p99))
+            }
             if let m = scene.memory {
                 lines.append(String(format: "  memory: %.0f bytes per layer, %.0f per running animation; stores %+d bytes, resident %+d KiB from warm-up to frame %d (peak resident %d KiB)",
                                     m.bytesPerLayer, m.bytesPerAnimation, m.storeGrowthBytes, m.residentGrowthBytes / 1024,

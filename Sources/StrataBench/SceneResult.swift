@@ -15,9 +15,12 @@ public struct SceneResult: Codable, Equatable {
     public var p999: Double
     public var max: Double
     public var mean: Double
-    /// The `renderFrame` part alone (commit + render + endFrame).
+    /// The frame's own part (commit + render + snapshot + endFrame).
     public var renderP50: Double
     public var renderP99: Double
+    /// The render snapshot's part alone (nil: the scene took none; reports before snapshots).
+    public var snapshotP50: Double?
+    public var snapshotP99: Double?
     /// Shares of frames within 16.67 ms (60 Hz) and 8.33 ms (120 Hz).
     public var withinBudget16: Double
     public var withinBudget8: Double
@@ -32,6 +35,8 @@ public struct SceneResult: Codable, Equatable {
     /// The engine's store sizes and the process's resident memory through the run (nil in
     /// reports written before they were recorded).
     public var memory: SceneMemory?
+    /// The scene's player (an HTML file beside the report, by its name), when written.
+    public var player: String?
 }
 
 /// Memory through a scene: whether churn (animations started and retired, subtrees moved in

@@ -38,6 +38,8 @@ public struct PictureNotes: Equatable, Sendable {
     public var width = 0
     public var height = 0
 
+    public init() {}
+
     /// One line per approximation, for the terminal and the SVG's description.
     public var caveats: [String] {
         var out: [String] = []

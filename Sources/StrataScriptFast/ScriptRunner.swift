@@ -62,7 +62,12 @@ public final class ScriptSession {
     /// `typedSetters`: `.set` ops on opacity, position, bounds and backgroundColor call the
     /// typed property setters (`layer.opacity = x`, as app code does) instead of
     /// `setValue(_:forKeyPath:)`; other keys still go through key-value coding.
-    public init(typedSetters: Bool = false) { state.typedSetters = typedSetters }
+    /// `snapshotEachFrame`: every `.frame` takes the render snapshot between `render()` and
+    /// `endFrame()` (a renderer's whole frame), timed on its own too.
+    public init(typedSetters: Bool = false, snapshotEachFrame: Bool = false) {
+        state.typedSetters = typedSetters
+        state.snapshotEachFrame = snapshotEachFrame
+    }
 
     /// Applies `ops` in order.
     public func apply(_ ops: [Op]) { state.run(ops) }
@@ -107,8 +112,15 @@ public final class ScriptSession {
         }
     }
 
-    /// Nanoseconds the last `.frame` op spent in `renderFrame` (commit + render + endFrame).
+    /// Nanoseconds the last `.frame` op spent in `renderFrame` (commit + render + endFrame,
+    /// and the snapshot when taken).
     public var lastRenderNanoseconds: UInt64 { state.lastRenderNanoseconds }
+    /// Nanoseconds the last `.frame` op spent taking the render snapshot (0 when not taken).
+    public var lastSnapshotNanoseconds: UInt64 { state.lastSnapshotNanoseconds }
+    /// The render snapshot the last `.frame` took (its renderer's own, updated in place).
+    public var lastSnapshot: RenderSnapshot? { state.lastSnapshot }
+    /// The render snapshot of the script's root now.
+    public func snapshot() -> RenderSnapshot { state.renderer.snapshot() }
 
     /// Commits what is open and removes every animation (as `run` does at the end).
     public func finish() { state.finish() }
@@ -170,7 +182,10 @@ final class RunState {
     lazy var renderer = CARenderer(layer: root)
     var delegates: [AnyObject] = []
     var lastRenderNanoseconds: UInt64 = 0
+    var lastSnapshotNanoseconds: UInt64 = 0
+    var lastSnapshot: RenderSnapshot?
     var typedSetters = false
+    var snapshotEachFrame = false
 
     func run(_ ops: [Op]) {
         for op in ops {
@@ -237,7 +252,16 @@ final class RunState {
             layers[layer]?.removeAllAnimations()
         case let .frame(time):
             let t0 = DispatchTime.now().uptimeNanoseconds
-            renderer.renderFrame(atTime: time)
+            if snapshotEachFrame {
+                renderer.beginFrame(atTime: time)
+                renderer.render()
+                let s0 = DispatchTime.now().uptimeNanoseconds
+                lastSnapshot = renderer.snapshot()
+                lastSnapshotNanoseconds = DispatchTime.now().uptimeNanoseconds &- s0
+                renderer.endFrame()
+            } else {
+                renderer.renderFrame(atTime: time)
+            }
             lastRenderNanoseconds = DispatchTime.now().uptimeNanoseconds &- t0
         case let .read(layer, keyPath):
             let p = layers[layer]?.presentation()

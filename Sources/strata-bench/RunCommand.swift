@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import StrataBench
 import StrataBenchSuites
+import StrataPicture
 
 /// Runs the suites on Google Benchmark, the frame-time scenes and the deterministic counts,
 /// and writes one JSON report (Google Benchmark's schema plus a `strata` block).
@@ -24,6 +25,8 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Where the JSON report goes.") var out = "reports/latest.json"
     @Option(help: "Where the HTML report goes (default: beside the JSON, .html).") var html: String?
     @Flag(help: "Skip the callgrind and malloc counts.") var noCounts = false
+    @Flag(inversion: .prefixedNo, help: "Write each scene's player beside the report (OUT.player-SCENE.html), linked from it.")
+    var players = true
     @Argument(parsing: .postTerminator, help: "Google Benchmark flags.") var googleBenchmarkFlags: [String] = []
 
     func validate() throws {
@@ -82,7 +85,16 @@ struct RunCommand: ParsableCommand {
                 if let re, re.firstMatch(in: full, range: NSRange(full.startIndex..., in: full)) == nil { continue }
                 progress("scene \(name)\(quick ? " (quick)" : "")")
                 do {
-                    scenes.append(try Scenes.run(name, quick: quick) { progress("  \(name): \($0)") })
+                    let recorder = players ? PlayerRecorder(scene: name, description: Scenes.definitions.first { $0.name == name }?.description ?? "",
+                                                            expectedFrames: Scenes.frames(name, quick: quick) ?? 1) : nil
+                    var result = try Scenes.run(name, quick: quick, player: recorder) { progress("  \(name): \($0)") }
+                    if let recorder {
+                        let path = playerPath(name)
+                        try recorder.document().write(to: path)
+                        result.player = URL(fileURLWithPath: path).lastPathComponent
+                        progress("  \(name): player \(path)")
+                    }
+                    scenes.append(result)
                 } catch {
                     warnings.append("scene \(name) failed: \(error)")
                 }
@@ -118,6 +130,12 @@ struct RunCommand: ParsableCommand {
         if !failed.isEmpty || warnings.contains(where: { $0.hasPrefix("scene ") && $0.contains(" failed") }) {
             throw ExitCode(3)
         }
+    }
+
+    /// The player of scene `name`, beside the JSON report: `latest.json` -> `latest.player-app-10k.html`.
+    func playerPath(_ name: String) -> String {
+        let base = out.hasSuffix(".json") ? String(out.dropLast(5)) : out
+        return "\(base).player-\(name).html"
     }
 
     /// `frame/opacity/shared/basic/10000` (or the first frame case that ran) timed with a

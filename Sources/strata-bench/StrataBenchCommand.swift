@@ -10,7 +10,8 @@ struct StrataBenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "strata-bench",
         abstract: "Times Strata's commits, action lookups, per-frame evaluation and large trees on Google Benchmark.",
-        subcommands: [RunCommand.self, ListCommand.self, CompareCommand.self, ReportCommand.self, MergeCommand.self, ProfileCommand.self, SoakCommand.self, LimitsCommand.self, CountWorker.self],
+        subcommands: [RunCommand.self, ListCommand.self, CompareCommand.self, ReportCommand.self, MergeCommand.self, ProfileCommand.self,
+                      SceneCommand.self, SoakCommand.self, LimitsCommand.self, CountWorker.self],
         defaultSubcommand: RunCommand.self)
 }
 

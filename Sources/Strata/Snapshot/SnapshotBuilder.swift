@@ -48,6 +48,8 @@ final class SnapshotBuilder {
     @exclusivity(unchecked) private var sortedStamp = SnapshotBuffer<UInt32>()
     @exclusivity(unchecked) private var orderNext = SnapshotBuffer<Int32>()
     @exclusivity(unchecked) private var pass: UInt32 = 0
+    /// An update's marked leaves.
+    @exclusivity(unchecked) private var leafScratch = SnapshotBuffer<Int>()
     /// The order walk's path: parent items of the layers above it.
     @exclusivity(unchecked) private var path = SnapshotBuffer<Int32>(capacity: 256)
     @exclusivity(unchecked) private var siblings: [(z: Double, order: Int32, row: Int32)] = []
@@ -380,14 +382,20 @@ final class SnapshotBuilder {
     @discardableResult
     @inline(never)
     func computeItems(_ range: Range<Int>, _ inputs: SnapshotInputs, _ columns: ItemColumns, ready: Readiness? = nil) -> Int {
-        kernel(range, inputs, columns, ready: ready, style: true)
+        kernel(range, list: nil, inputs, columns, ready: ready, style: true)
+    }
+
+    /// `computeItems` for the items listed (ascending), whose parents are all computed.
+    @inline(never)
+    func computeItems(_ items: UnsafeBufferPointer<Int>, _ inputs: SnapshotInputs, _ columns: ItemColumns) -> Int {
+        kernel(0..<items.count, list: items, inputs, columns, ready: nil, style: true)
     }
 
     /// The geometry alone of `range` (an update's descendants of a changed layer: their
     /// style is theirs, unchanged); flags keep their style bits.
     @inline(never)
     private func geometryOnly(_ range: Range<Int>, _ inputs: SnapshotInputs, _ columns: ItemColumns) -> Int {
-        kernel(range, inputs, columns, ready: nil, style: false)
+        kernel(range, list: nil, inputs, columns, ready: nil, style: false)
     }
 
     /// What a layer's sublayers inherit: the space they are placed in, the opacity, and the
@@ -511,8 +519,12 @@ final class SnapshotBuilder {
     /// view of items before the range (nil: all computed). Returns the items culled (facing
     /// away, or not finite), flagged with `cullBit`.
     @inline(__always)
-    private func kernel(_ range: Range<Int>, _ inputs: SnapshotInputs, _ c: ItemColumns, ready: Readiness?,
-                        style withStyle: Bool) -> Int {
+    private func kernel(_ range: Range<Int>, list: UnsafeBufferPointer<Int>?, _ inputs: SnapshotInputs, _ c: ItemColumns,
+                        ready: Readiness?, style withStyle: Bool) -> Int {
+        // The items: `range`, or those `list` holds (then `range` is its indices).
+        // Items from `start` on are computed in this call, in order (a chunk); before it, a
+        // parent is ready when its chunk is done (or always, without `ready`).
+        let start = ready?.start ?? Int.max
         let rows = c.rows, parents = c.parents
         let world = c.transforms, opacities = c.opacities, clips = c.clips
         let bounds = c.bounds, flags = c.flags, hints = inputs.hints
@@ -524,15 +536,17 @@ final class SnapshotBuilder {
         var poison = SIMD4<Float>.zero
         var culled = 0
         var last = ItemGeometry(world: SnapshotBuilder.identity, opacity: 1, bounds: .zero, z: 0)
-        for i in range {
+        var lastItem = -1
+        for k in range {
+            let i = list.map { $0[k] } ?? k
             let r = Int(rows[i]), p = Int(parents[i]), h = hints[r]
             if p != cachedParent {
                 if p < 0 {
                     parentContext = ParentContext(space: SnapshotBuilder.identity, opacity: 1, clip: -1)
-                } else if p == i - 1 && i > range.lowerBound {
+                } else if p == lastItem {
                     // The previous item: its values are still in registers.
                     parentContext = context(ofItem: p, row: Int(rows[p]), world: last.world, opacity: last.opacity, clip: clips[p], inputs)
-                } else if p >= range.lowerBound || ready.map({ $0.isReady(p) }) ?? true {
+                } else if p >= start || ready.map({ $0.isReady(p) }) ?? true {
                     parentContext = context(ofItem: p, row: Int(rows[p]), world: world[p], opacity: opacities[p], clip: clips[p], inputs)
                 } else {
                     parentContext = pendingContext(p, ready!, inputs, c)
@@ -541,6 +555,7 @@ final class SnapshotBuilder {
             }
             let g = geometry(r, h, parentContext, inputs)
             last = g
+            lastItem = i
             world[i] = g.world
             opacities[i] = g.opacity
             clips[i] = parentContext.clip
@@ -563,7 +578,8 @@ final class SnapshotBuilder {
         }
         if !(poison.x + poison.y + poison.z + poison.w).isFinite {
             // Rare: find the items whose values are not finite.
-            for i in range {
+            for k in range {
+                let i = list.map { $0[k] } ?? k
                 let m = world[i]
                 let s = m.row1 + m.row2 + m.row3 + m.row4 + bounds[i]
                 if !(s.x + s.y + s.z + s.w).isFinite && flags[i].rawValue & SnapshotBuilder.cullBit == 0 {
@@ -787,10 +803,10 @@ final class SnapshotBuilder {
         for id in anim.derivedRecords { mark(anim.records[Int(id)].layer, bits, inputs, columns, n, &needFull) }
         for id in anim.objectRecords { mark(anim.records[Int(id)].layer, bits, inputs, columns, n, &needFull) }
         if needFull { return false }
-        // Most items changed: one full pass is cheaper than an update item by item.
+        // Nearly every item changed: a full pass (the walk included) costs about as much.
         var marked = 0
         for w in 0..<words { marked &+= bits[w].nonzeroBitCount }
-        if marked > n / 4 { return false }
+        if marked > n - n / 8 { return false }
         // Before any value is replaced: does every changed item still sit where the walk put
         // it (the order's z is overwritten when an item is recomputed)?
         for w in 0..<words {
@@ -801,30 +817,50 @@ final class SnapshotBuilder {
                 if !sameOrder(i, inputs, columns) { return false }
             }
         }
-        // Marked items in order: each with its style, and its subtree's geometry (skipping
-        // marks inside a subtree already done).
-        var done = 0, recomputed = 0
+        // Marked items with sublayers first, in order: each with its subtree's geometry
+        // (skipping marks inside a subtree already done). Then every marked leaf in one pass
+        // (their parents' new values are in place by then).
+        var done = 0, recomputed = 0, leaves = 0
         let ends = out._subtreeEnds.base
+        if leafScratch.capacity < n { leafScratch.reserve(n, keeping: 0) }
+        let leafList = leafScratch.base
         for w in 0..<words {
             var word = bits[w]
             while word != 0 {
                 let i = w << 6 | word.trailingZeroBitCount
                 word &= word - 1
                 let end = Int(ends[i])
+                if end == i + 1 {
+                    leafList[leaves] = i
+                    leaves += 1
+                    if i >= done { recomputed += 1 }
+                    continue
+                }
+                if computeItems(i..<(i + 1), inputs, columns) > 0 { return false }
                 if i >= done {
-                    if computeItems(i..<(i + 1), inputs, columns) > 0 { return false }
-                    if end > i + 1 && geometryOnly((i + 1)..<end, inputs, columns) > 0 { return false }
+                    if geometryOnly((i + 1)..<end, inputs, columns) > 0 { return false }
                     if !geometryCulledParents.isEmpty && holdsCulledLayer(i..<end) { return false }
                     recomputed += end - i
                     done = end
-                } else if computeItems(i..<(i + 1), inputs, columns) > 0 {
-                    return false
                 }
-                let s = Int(columns.shapeIndices[i])
-                if s >= 0 { gatherShapes(s..<(s + 1), inputs) }
             }
         }
-
+        if leaves > 0 && computeItems(UnsafeBufferPointer(start: leafList, count: leaves), inputs, columns) > 0 { return false }
+        if out.shapeCount > 0 {
+            for k in 0..<leaves where columns.shapeIndices[leafList[k]] >= 0 {
+                let s = Int(columns.shapeIndices[leafList[k]])
+                gatherShapes(s..<(s + 1), inputs)
+            }
+            for w in 0..<words {
+                var word = bits[w]
+                while word != 0 {
+                    let i = w << 6 | word.trailingZeroBitCount
+                    word &= word - 1
+                    let s = Int(columns.shapeIndices[i])
+                    if Int(ends[i]) != i + 1 && s >= 0 { gatherShapes(s..<(s + 1), inputs) }
+                }
+            }
+        }
         out.wasFullPass = false
         out.recomputedItems = recomputed
         return true

@@ -5,7 +5,7 @@ import StrataBench
 enum SceneSection {
     static func render(_ block: StrataBlock) -> Section? {
         guard !block.scenes.isEmpty else { return nil }
-        var html = paragraph("Scripted app frame loops timed frame by frame (the app's changes, commit, render, end of frame). Budgets: 16.67 ms at 60 Hz, 8.33 ms at 120 Hz.")
+        var html = paragraph("Scripted app frame loops timed frame by frame (the app's changes, commit, render, the render snapshot a renderer takes, end of frame). Budgets: 16.67 ms at 60 Hz, 8.33 ms at 120 Hz.")
         var charts: [Chart] = []
         for scene in block.scenes {
             let base = "scene-\(Escape.id(scene.name))"
@@ -25,6 +25,9 @@ enum SceneSection {
             }
             html += "<article class=\"scene\" id=\"\(Escape.text(base))\"><h3>\(Escape.text(scene.name))</h3>"
             html += paragraph(scene.description)
+            if let player = scene.player {
+                html += "<p class=\"note\">See what it animates: <a href=\"\(Escape.text(player))\">\(Escape.text(player))</a> (the scene's player, beside this report: its recorded frames on a canvas, with this timeline).</p>"
+            }
             html += stats(scene)
             if !sceneCharts.isEmpty { html += "<div class=\"chart-grid\">" + sceneCharts.map(\.html).joined() + "</div>" }
             if let timeline { html += "<div class=\"chart-stack\">" + timeline.html + "</div>" }
@@ -49,7 +52,11 @@ enum SceneSection {
         out += stat("p99.9", Format.ms(s.p999))
         out += stat("max", Format.ms(s.max), s.max > FrameBudget.hz60 ? "bad" : nil)
         out += stat("mean", Format.ms(s.mean))
-        out += stat("render p50 / p99", "\(Format.ms(s.renderP50)) / \(Format.ms(s.renderP99))", tip: "commit + render + end of frame")
+        out += stat("frame part p50 / p99", "\(Format.ms(s.renderP50)) / \(Format.ms(s.renderP99))",
+                    tip: s.snapshotP50 == nil ? "commit + render + end of frame" : "commit + render + snapshot + end of frame")
+        if let p50 = s.snapshotP50, let p99 = s.snapshotP99 {
+            out += stat("snapshot p50 / p99", "\(Format.ms(p50)) / \(Format.ms(p99))", tip: "the render snapshot alone (inside the frame part)")
+        }
         out += stat("≤ 16.67 ms", Format.percent(s.withinBudget16), s.withinBudget16 < 1 ? "warn" : "good", tip: "frames within the 60 Hz budget")
         out += stat("≤ 8.33 ms", Format.percent(s.withinBudget8), s.withinBudget8 < 1 ? "warn" : "good", tip: "frames within the 120 Hz budget")
         out += stat("dropped", Format.integer(s.droppedFrames), s.droppedFrames > 0 ? "bad" : "good", tip: "refreshes a 60 Hz display would have missed")
