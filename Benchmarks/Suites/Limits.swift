@@ -13,6 +13,8 @@ public enum Limits {
         public var buildSeconds: Double
         public var changeSeconds: Double
         public var frameMs: [Double]
+        /// The render snapshot of the whole tree: a full pass, then an update (ms).
+        public var snapshotMs: [Double]
         public var releaseSeconds: Double
         public var storeBytes: Int
         public var residentBytes: Int
@@ -90,6 +92,26 @@ public enum Limits {
                 }
             }
         }
+        // The render snapshot of the whole tree at the last frame: every layer an item, the
+        // animated leaves at 1 - 0.75 of their opacity.
+        var snapshotMs: [Double] = []
+        for pass in 0..<2 {
+            t0 = DispatchTime.now().uptimeNanoseconds
+            let snap = renderer.snapshot()
+            snapshotMs.append(seconds(since: t0) * 1e3)
+            if snap.count != StrataEngine.layerCount {
+                failures.append("snapshot \(pass): \(snap.count) items, \(StrataEngine.layerCount) layers")
+                break
+            }
+            for i in stride(from: 0, to: snap.count, by: max(1, snap.count / 1_000)) where snap.parents[i] > 0 {
+                let expectedOpacity: Float = snap.layer(at: i)?.animation(forKey: "opacity") != nil ? 0.25 : 1
+                if abs(snap.opacities[i] - expectedOpacity) > 1e-6 {
+                    failures.append("snapshot \(pass): item \(i) at opacity \(snap.opacities[i]), \(expectedOpacity) expected")
+                    break
+                }
+            }
+        }
+        progress("snapshots of \(StrataEngine.layerCount) layers in \(snapshotMs.map { String(format: "%.0f", $0) }.joined(separator: ", ")) ms")
         let m = StrataEngine.memory
         let resident = SceneMemory.residentBytes()
         renderer.renderFrame(atTime: 2)
@@ -104,7 +126,7 @@ public enum Limits {
         let release = seconds(since: t0)
         if StrataEngine.layerCount != 1 { failures.append("\(StrataEngine.layerCount - 1) layers left after the release") }
         withExtendedLifetime((root, renderer)) {}
-        return Result(layers: n, animations: expected, buildSeconds: build, changeSeconds: change, frameMs: frames,
+        return Result(layers: n, animations: expected, buildSeconds: build, changeSeconds: change, frameMs: frames, snapshotMs: snapshotMs,
                       releaseSeconds: release, storeBytes: m.totalBytes, residentBytes: resident,
                       diagnostics: Array(Set(diagnostics)).sorted(), failures: failures)
     }

@@ -38,7 +38,7 @@ public final class PlayerRecorder {
         self.byteBudget = max(byteBudget, 1)
         self.sampleTarget = max(sampleTarget, 1)
         self.slowTarget = max(slowTarget, 0)
-        stride = max(1, expectedFrames / max(sampleTarget, 1))
+        stride = max(1, (expectedFrames + max(sampleTarget, 1) - 1) / max(sampleTarget, 1))
         frameTimes.reserveCapacity(min(expectedFrames, 1 << 22))
     }
 

@@ -19,6 +19,7 @@ struct LimitsCommand: ParsableCommand {
         print(String(format: "limits: %d layers built in %.1f s; %d animations started in %.1f s; frames %@ ms; released in %.1f s",
                      r.layers, r.buildSeconds, r.animations, r.changeSeconds,
                      r.frameMs.map { String(format: "%.0f", $0) }.joined(separator: " / "), r.releaseSeconds))
+        print("  render snapshot of the tree: full pass \(r.snapshotMs.first.map { String(format: "%.0f", $0) } ?? "-") ms, update \(r.snapshotMs.dropFirst().first.map { String(format: "%.0f", $0) } ?? "-") ms")
         print("  stores \(r.storeBytes >> 20) MiB, resident \(r.residentBytes >> 20) MiB")
         for d in r.diagnostics { print("  diagnostic: \(d)") }
         if r.passed { print("limits: PASS") } else {
