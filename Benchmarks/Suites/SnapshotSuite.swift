@@ -34,7 +34,7 @@ enum SnapshotSuite {
                 let unit: TimeUnit = n >= 100_000 ? .milliseconds : .microseconds
                 var p = ["suite": "snapshot", "kind": "full", "shape": shape.rawValue, "n": "\(n)",
                          "bytes": "\(n * bytesPerLayer)", "floor": floorName(n)]
-                if n <= 100_000 { p["baseline"] = readoutName(shape, n) }
+                if n <= 100_000 { p["relativeTo"] = readoutName(shape, n) }
                 cases.append(BenchmarkCase(fullName(shape, n), items: n, item: "layer", unit: unit,
                                            quick: n == 1_000 && shape == .balanced, parameters: p,
                                            make: { try workload(.full, shape, n, animatedPercent: 0) }))
@@ -43,7 +43,7 @@ enum SnapshotSuite {
                         "snapshot/update/\(shape.rawValue)/\(pct)/\(n)", items: n, item: "layer", unit: unit,
                         quick: n == 1_000 && shape == .balanced && pct == 10,
                         parameters: ["suite": "snapshot", "kind": "update", "shape": shape.rawValue, "n": "\(n)",
-                                     "animated": "\(pct)", "baseline": fullName(shape, n)],
+                                     "animated": "\(pct)", "relativeTo": fullName(shape, n)],
                         make: { try workload(.update, shape, n, animatedPercent: pct) }))
                 }
                 if n <= 100_000 {
@@ -56,7 +56,7 @@ enum SnapshotSuite {
                     cases.append(BenchmarkCase(
                         "snapshot/presentation-copy/\(shape.rawValue)/\(n)", items: n, item: "layer", unit: unit, quick: false,
                         parameters: ["suite": "snapshot", "kind": "presentation-copy", "shape": shape.rawValue, "n": "\(n)",
-                                     "baseline": readoutName(shape, n)],
+                                     "relativeTo": readoutName(shape, n)],
                         make: { try workload(.presentationCopy, shape, n, animatedPercent: 0) }))
                 }
             }

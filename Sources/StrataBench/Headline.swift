@@ -44,6 +44,19 @@ public enum Headline {
             }
             lines.append("")
         }
+        let snapshots = block.benchmarks.filter { $0.suite == "snapshot" && $0.error == nil && $0.parameters["engine"] != "floor" }
+        if !snapshots.isEmpty {
+            lines.append("| snapshot (ns per layer) | N | median | floor | x floor | vs | ratio |")
+            lines.append("|---|---:|---:|---:|---:|---|---:|")
+            for s in snapshots {
+                let label = s.name.split(separator: "/").dropFirst().dropLast().joined(separator: " ")
+                let versus = s.parameters["relativeTo"].map { $0.split(separator: "/").dropFirst().joined(separator: " ") }
+                    ?? (s.referenceNsPerItem != nil ? "reference" : "")
+                let r = s.ratioToRelative ?? s.speedupOverReference.map { 1 / $0 }
+                lines.append("| \(label) | \(s.parameters["n"] ?? "") | \(ns(s.medianNsPerItem)) | \(ns(s.floorNsPerItem)) | \(ratio(s.ratioToFloor)) | \(versus) | \(r.map { String(format: "%.4fx", $0) } ?? "–") |")
+            }
+            lines.append("")
+        }
         for scene in block.scenes {
             lines.append(String(format: "scene %@: %d frames, p50 %.3f ms, p99 %.3f ms, max %.3f ms, %.1f%% within 8.33 ms",
                                 scene.name, scene.frames, scene.p50, scene.p99, scene.max, 100 * scene.withinBudget8))

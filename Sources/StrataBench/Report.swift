@@ -85,8 +85,25 @@ public struct BenchmarkSummary: Codable, Equatable {
     public var chainNsPerItem: Double?
     /// this / chain.
     public var ratioToChain: Double?
+    /// The benchmark named by the `relativeTo` parameter (the same run), per item: the
+    /// snapshot suite's read-out through `presentation()`, or the full pass an update is a
+    /// share of.
+    public var relativeNsPerItem: Double?
+    /// this / relativeTo: below 1 is cheaper than it.
+    public var ratioToRelative: Double?
     /// Google Benchmark's error (a failed precondition), when the benchmark did not run.
     public var error: String?
+}
+
+extension BenchmarkSummary {
+    /// Parameters that name N or follow from it; a growth family is every other parameter.
+    public static let sizeParameters: Set<String> = ["n", "bytes", "floor", "relativeTo"]
+
+    /// The growth family this benchmark belongs to: its parameters but the size ones, sorted.
+    public var familyKey: String {
+        parameters.filter { !Self.sizeParameters.contains($0.key) }
+            .sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",")
+    }
 }
 
 /// A least-squares fit of log(time per iteration) against log(N) for one family.

@@ -64,7 +64,7 @@ public enum ReportBuilder {
         }
     }
 
-    /// Fills the floor, reference and chain ratios from benchmarks of the same run.
+    /// Fills the floor, reference, chain and `relativeTo` ratios from benchmarks of the same run.
     static func addBaselineRatios(_ summaries: inout [BenchmarkSummary]) {
         let index = Dictionary(summaries.enumerated().map { ($0.element.name, $0.offset) }, uniquingKeysWith: { a, _ in a })
         let byParameters = Dictionary(summaries.enumerated().map { ($0.element.parameters, $0.offset) },
@@ -86,6 +86,11 @@ public enum ReportBuilder {
                     summaries[i].speedupOverReference = finite(summaries[r].medianNsPerItem / s.medianNsPerItem)
                 }
             }
+            if let other = s.parameters["relativeTo"], let r = index[other], summaries[r].error == nil,
+               summaries[r].medianNsPerItem > 0 {
+                summaries[i].relativeNsPerItem = summaries[r].medianNsPerItem
+                summaries[i].ratioToRelative = finite(s.medianNsPerItem / summaries[r].medianNsPerItem)
+            }
             if let strategy = s.parameters["strategy"] {
                 var p = s.parameters
                 p["strategy"] = "chain"
@@ -98,14 +103,12 @@ public enum ReportBuilder {
     }
 
     /// Growth of cost with N: benchmarks grouped by every parameter but `n` (and those that
-    /// follow from it: `bytes`, `floor`), fitted where a family has 3 or more sizes.
+    /// follow from it: `BenchmarkSummary.sizeParameters`), fitted where a family has 3 or more sizes.
     public static func growth(_ summaries: [BenchmarkSummary]) -> [GrowthFit] {
         var families: [String: [(n: Double, ns: Double, suite: String)]] = [:]
         for s in summaries where s.error == nil && s.parameters["engine"] != "floor" {
             guard let n = Double(s.parameters["n"] ?? ""), n > 0, s.medianNsPerItem > 0 else { continue }
-            let key = s.parameters.filter { !["n", "bytes", "floor"].contains($0.key) }
-                .sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",")
-            families[key, default: []].append((n, s.medianNsPerItem * Double(s.itemsPerIteration), s.suite))
+            families[s.familyKey, default: []].append((n, s.medianNsPerItem * Double(s.itemsPerIteration), s.suite))
         }
         return families.compactMap { key, points -> GrowthFit? in
             let p = points.sorted { $0.n < $1.n }
@@ -208,6 +211,7 @@ public enum ReportBuilder {
             s.floorNsPerItem = nil; s.ratioToFloor = nil
             s.referenceNsPerItem = nil; s.speedupOverReference = nil
             s.chainNsPerItem = nil; s.ratioToChain = nil
+            s.relativeNsPerItem = nil; s.ratioToRelative = nil
             return s
         }
         addBaselineRatios(&summaries)

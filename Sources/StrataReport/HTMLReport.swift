@@ -30,6 +30,7 @@ public enum HTMLReport {
         let candidates: [(String, Section?)] = [
             ("baseline comparison", comparison.map { ComparisonSection.render($0, baseline: baseline) }),
             ("frame suite", FrameSection.render(report)),
+            ("snapshot suite", SnapshotSection.render(report)),
             ("scenes", SceneSection.render(report)),
             ("lookup suite", LookupSection.render(report)),
             ("commit suite", CommitSection.render(report)),

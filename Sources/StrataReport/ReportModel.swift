@@ -7,12 +7,6 @@ extension BenchmarkSummary {
     /// Ran, and has a usable median.
     var usable: Bool { error == nil && medianNsPerItem.isFinite && medianNsPerItem > 0 }
 
-    /// The growth family this benchmark belongs to, spelled as `ReportBuilder.growth` spells it.
-    var familyKey: String {
-        parameters.filter { !["n", "bytes", "floor"].contains($0.key) }
-            .sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",")
-    }
-
     /// Median, min and max per item as a sentence for a tooltip.
     var spread: String {
         "median \(Format.ns(medianNsPerItem)) per \(item) (min \(Format.ns(minNsPerItem)), max \(Format.ns(maxNsPerItem)), \(samplesNsPerItem.count) repetition\(samplesNsPerItem.count == 1 ? "" : "s"))"

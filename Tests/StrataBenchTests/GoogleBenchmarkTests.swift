@@ -133,6 +133,38 @@ final class ReportBuilderTests: XCTestCase {
         XCTAssertNil(s[1].speedupOverReference)
     }
 
+    func test_relativeToRatiosNameAnotherBenchmarkOfTheRunAndLeaveGrowthFamiliesWhole() {
+        func summary(_ name: String, _ ns: Double, _ p: [String: String]) -> BenchmarkSummary {
+            BenchmarkSummary(name: name, suite: "snapshot", item: "layer", itemsPerIteration: Int(p["n"]!)!, parameters: p,
+                             samplesNsPerItem: [ns], medianNsPerItem: ns, minNsPerItem: ns, maxNsPerItem: ns, iterations: [1])
+        }
+        var s: [BenchmarkSummary] = []
+        for (i, n) in [1_000, 10_000, 100_000].enumerated() {
+            s.append(summary("snapshot/full/fan/\(n)", 20, ["kind": "full", "shape": "fan", "n": "\(n)",
+                                                          "relativeTo": "snapshot/presentation/fan/\(n)"]))
+            s.append(summary("snapshot/presentation/fan/\(n)", 80 * Double(i + 1), ["kind": "presentation", "shape": "fan", "n": "\(n)"]))
+            s.append(summary("snapshot/update/fan/1/\(n)", 0.5, ["kind": "update", "shape": "fan", "n": "\(n)", "animated": "1",
+                                                               "relativeTo": "snapshot/full/fan/\(n)"]))
+        }
+        // One that names a benchmark the run does not have: no ratio, not a guess.
+        s.append(summary("snapshot/full/chain/1000", 40, ["kind": "full", "shape": "chain", "n": "1000",
+                                                          "relativeTo": "snapshot/presentation/chain/1000"]))
+        ReportBuilder.addBaselineRatios(&s)
+        XCTAssertEqual(s[0].relativeNsPerItem, 80)
+        XCTAssertEqual(s[0].ratioToRelative!, 0.25, accuracy: 1e-12)
+        XCTAssertEqual(s[3].ratioToRelative!, 20.0 / 160, accuracy: 1e-12)
+        XCTAssertEqual(s[2].ratioToRelative!, 0.025, accuracy: 1e-12)
+        XCTAssertNil(s[1].ratioToRelative)
+        XCTAssertNil(s.last!.ratioToRelative)
+        XCTAssertNil(s.last!.relativeNsPerItem)
+        // relativeTo names N: the family is every size of one kind and shape.
+        let fits = ReportBuilder.growth(s)
+        let full = fits.first { $0.family == "kind=full,shape=fan" }
+        XCTAssertEqual(full?.points.count, 3)
+        XCTAssertEqual(full?.exponent ?? 0, 1, accuracy: 1e-9)
+        XCTAssertEqual(fits.first { $0.family == "animated=1,kind=update,shape=fan" }?.points.count, 3)
+    }
+
     func test_growthFitFindsTheExponentAndFlagsSuperLinearFamilies() {
         func summary(_ n: Int, perItem: Double, shape: String) -> BenchmarkSummary {
             BenchmarkSummary(name: "tree/build/\(shape)/\(n)", suite: "tree", item: "layer", itemsPerIteration: n,

@@ -109,6 +109,42 @@ final class HTMLReportTests: XCTestCase {
         XCTAssertTrue(chart.contains("stroke-dasharray"), "the reference line is dashed")
     }
 
+    func test_snapshotSectionShowsTheThreeRatiosAndTheWholeFrame() throws {
+        var block = try Fixtures.fullBlock()
+        func summary(_ name: String, _ ns: Double, _ p: [String: String], extra: [String: Any] = [:]) throws -> BenchmarkSummary {
+            var q = p
+            q["suite"] = "snapshot"
+            return try Fixtures.decode(BenchmarkSummary.self, Fixtures.benchmark(name, suite: "snapshot", item: "layer", items: Int(p["n"]!)!,
+                                                                                 parameters: q, median: ns, extra: extra))
+        }
+        for n in [1_000, 10_000, 100_000] {
+            block.benchmarks += [
+                try summary("snapshot/full/fan/\(n)", 25, ["kind": "full", "shape": "fan", "n": "\(n)"],
+                            extra: ["floor_ns_per_item": 20.0, "ratio_to_floor": 1.25, "relative_ns_per_item": 2_500.0, "ratio_to_relative": 0.01]),
+                try summary("snapshot/update/fan/1/\(n)", 0.5, ["kind": "update", "shape": "fan", "n": "\(n)", "animated": "1",
+                                                               "relativeTo": "snapshot/full/fan/\(n)"],
+                            extra: ["relative_ns_per_item": 25.0, "ratio_to_relative": 0.02]),
+                try summary("snapshot/presentation/fan/\(n)", 2_500, ["kind": "presentation", "shape": "fan", "n": "\(n)"]),
+            ]
+        }
+        block.benchmarks += [
+            try summary("snapshot/frame/strata/10000", 30, ["kind": "frame", "engine": "strata", "n": "10000"],
+                        extra: ["reference_ns_per_item": 3_000.0, "speedup_over_reference": 100.0]),
+            try summary("snapshot/frame/reference/10000", 3_000, ["kind": "frame", "engine": "reference", "n": "10000"]),
+            try summary("snapshot/presentation-call/1000", 46, ["kind": "presentation-call", "n": "1000"]),
+        ]
+        let html = render(block)
+        XCTAssertTrue(html.contains("<section id=\"snapshot\">"))
+        let charts = svgs(html).compactMap { attribute("data-chart", of: String($0.prefix { $0 != ">" })) }
+        XCTAssertTrue(Set(["snapshot-full", "snapshot-update", "snapshot-frame"]).isSubset(of: Set(charts)), "\(charts)")
+        XCTAssertTrue(html.contains("1.25×"), "× floor")
+        XCTAssertTrue(html.contains("100×"), "speed-up over the read-out")
+        XCTAssertTrue(html.contains("2%"), "update as a share of the full pass")
+        XCTAssertTrue(html.contains("presentation() \(Format.ns(46)) per call"))
+        // Without the suite, no section.
+        XCTAssertFalse(render(try Fixtures.fullBlock()).contains("<section id=\"snapshot\">"))
+    }
+
     func test_sceneMemoryIsShownWithItsGrowth() throws {
         let html = try full()
         XCTAssertTrue(html.contains(">bytes / layer</span><span class=\"stat-value\">354 B<"))
@@ -208,7 +244,7 @@ final class HTMLReportTests: XCTestCase {
         XCTAssertFalse(html.contains("<section id=\"scenes\">"))
         XCTAssertFalse(html.contains("<section id=\"lookup\">"))
         XCTAssertFalse(html.contains("<section id=\"counts\">"))
-        XCTAssertTrue(html.contains("Not in this run: baseline comparison, scenes, lookup suite, commit suite, tree suite, counts."))
+        XCTAssertTrue(html.contains("Not in this run: baseline comparison, snapshot suite, scenes, lookup suite, commit suite, tree suite, counts."))
         // One size per family: no line to draw against N, so one bar chart of them all.
         let charts = svgs(html)
         XCTAssertEqual(charts.count, 1)

@@ -7,13 +7,14 @@ enum BenchmarksSection {
         var html = ""
         if !block.benchmarks.isEmpty {
             var t = Table([.init("benchmark"), .init("item"), .init("median", numeric: true), .init("min", numeric: true),
-                           .init("max", numeric: true), .init("reps", numeric: true), .init("vs baseline", numeric: true, tooltip: "× floor, speed-up over the reference, or × chain"),
+                           .init("max", numeric: true), .init("reps", numeric: true), .init("vs baseline", numeric: true, tooltip: "× floor, speed-up over the reference, × chain, or × the benchmark it is measured against"),
                            .init("error")])
             for b in block.benchmarks {
                 var ratios: [String] = []
                 if let r = b.ratioToFloor { ratios.append("\(Format.ratio(r)) floor") }
                 if let r = b.speedupOverReference { ratios.append("\(Format.ratio(r)) faster than reference") }
                 if let r = b.ratioToChain { ratios.append("\(Format.ratio(r)) chain") }
+                if let r = b.ratioToRelative { ratios.append("\(Format.ratio(r)) \(b.parameters["relativeTo"] ?? "")") }
                 t.add([.text(b.name), .text(b.item), .text(Format.ns(b.medianNsPerItem)), .text(Format.ns(b.minNsPerItem)),
                        .text(Format.ns(b.maxNsPerItem)), .text("\(b.samplesNsPerItem.count)"), .text(ratios.joined(separator: "; ")),
                        .text(b.error ?? "", cls: b.error == nil ? nil : "bad-text")], cls: b.error == nil ? nil : "row-failed")
