@@ -27,6 +27,8 @@ public final class PlayerRecorder {
     private var sampled: [PlayerFrame] = []
     private var slowest: [PlayerFrame] = []
     private var bytesPerFrame = 0
+    /// Slowest frames the budget holds (at most `slowTarget`; known once a frame is encoded).
+    private var slowCapacity: Int
     private var viewport: CGRect?
     private var perspective = 0
 
@@ -39,15 +41,17 @@ public final class PlayerRecorder {
         self.sampleTarget = max(sampleTarget, 1)
         self.slowTarget = max(slowTarget, 0)
         stride = max(1, (expectedFrames + max(sampleTarget, 1) - 1) / max(sampleTarget, 1))
+        slowCapacity = max(slowTarget, 0)
         frameTimes.reserveCapacity(min(expectedFrames, 1 << 22))
     }
 
-    /// Frame `index` (media time `time`) took `milliseconds`; `snapshot` is asked for only
-    /// when the frame is kept.
+    /// Frame `index` (media time `time`) took `milliseconds`; `snapshot` is asked for (and
+    /// encoded) only when the frame is kept: a sampled frame, or one slower than the slowest
+    /// frames kept so far once as many are kept as the budget holds.
     public func frameDone(index: Int, time: Double, milliseconds: Double, snapshot: () -> RenderSnapshot) {
         frameTimes.append(Float(milliseconds))
         let isSample = index % stride == 0
-        let isSlow = slowTarget > 0 && (slowest.count < slowTarget || milliseconds > (slowest.first?.frameMilliseconds ?? .infinity))
+        let isSlow = slowCapacity > 0 && (slowest.count < slowCapacity || milliseconds > (slowest.first?.frameMilliseconds ?? .infinity))
         guard isSample || isSlow else { return }
         let s = snapshot()
         let frame = PlayerFrame(index: index, time: time, frameMilliseconds: milliseconds, snapshot: s)
@@ -65,9 +69,7 @@ public final class PlayerRecorder {
         } else if isSlow {
             slowest.append(frame)
             slowest.sort { $0.frameMilliseconds < $1.frameMilliseconds }
-            while slowest.count > slowTarget || (slowest.count > 1 && slowest.count * bytesPerFrame > byteBudget - sampleBudget) {
-                slowest.removeFirst()
-            }
+            while slowest.count > slowCapacity { slowest.removeFirst() }
         }
     }
 
@@ -78,6 +80,7 @@ public final class PlayerRecorder {
         bytesPerFrame = max(frameBytes, 1)
         let frames = max(1, sampleBudget / bytesPerFrame)
         stride = max(stride, (expectedFrames + frames - 1) / frames)
+        if slowTarget > 0 { slowCapacity = min(slowTarget, max(1, (byteBudget - sampleBudget) / bytesPerFrame)) }
     }
 
     /// The player page of what was recorded.

@@ -95,6 +95,26 @@ final class PlayerTests: XCTestCase {
         XCTAssertLessThan(doc.html().utf8.count, 6_000_000, "the page stays a few MB with a million frame times")
     }
 
+    func test_framesTheBudgetCannotKeepAreNotEncoded() {
+        // Frames of 100 layers against a budget of about eight of them: the slowest frames get
+        // room for two, so after two are kept only a slower frame is asked for.
+        var snapshot: RenderSnapshot?
+        slidingLayers(100, frames: 1) { _, s in snapshot = s }
+        let frameBytes = PlayerFrame(index: 0, time: 0, frameMilliseconds: 1, snapshot: snapshot!).data.count
+        let recorder = PlayerRecorder(scene: "big frames", description: "", expectedFrames: 20_000, byteBudget: 8 * frameBytes,
+                                      sampleTarget: 100, slowTarget: 12)
+        var asked = 0
+        for f in 0..<20_000 {
+            let ms = f == 15_000 ? 50.0 : 1 + Double(f % 3) / 10
+            recorder.frameDone(index: f, time: Double(f) / 60, milliseconds: ms) { asked += 1; return snapshot! }
+        }
+        let doc = recorder.document()
+        XCTAssertLessThanOrEqual(doc.frames.reduce(0) { $0 + $1.data.count }, 8 * frameBytes)
+        XCTAssertEqual(doc.slowFrames.count, 2)
+        XCTAssertTrue(doc.slowFrames.contains(15_000), "the one slow frame is kept")
+        XCTAssertLessThanOrEqual(asked, 30, "asked for the sample, the first slow candidates and the slower ones only")
+    }
+
     func test_thePageIsSelfContained() {
         let recorder = PlayerRecorder(scene: "sliding <&>", description: "ten \"layers\"", expectedFrames: 30)
         slidingLayers(10, frames: 30) { f, s in recorder.frameDone(index: f, time: Double(f + 1) / 60, milliseconds: 1) { s } }
