@@ -125,9 +125,12 @@ enum SnapshotSuite {
             let last = n - 1
             let x = Double(tree.all[last].presentation()?.position.x ?? -1), expected = Double(last % 97) + 50
             try BenchmarkError.check(abs(x - expected) < 1e-6, "\(name): the last layer at x \(x), expected \(expected) halfway")
+            // An update recomputes at least the animated layers; with nearly every layer
+            // animating (over 7/8) it is a full pass, which costs less than marking them all.
             let update = renderer.snapshot()
-            try BenchmarkError.check(!update.wasFullPass && update.recomputedItems >= animated,
-                                     "\(name): update recomputed \(update.recomputedItems) items, \(animated) animate")
+            try BenchmarkError.check(update.recomputedItems >= animated, "\(name): update recomputed \(update.recomputedItems) items, \(animated) animate")
+            try BenchmarkError.check(update.wasFullPass == (animated > n - n / 8),
+                                     "\(name): the update was \(update.wasFullPass ? "" : "not ")a full pass with \(animated) of \(n) layers animating")
         }
         let layers = tree.all
         switch body {

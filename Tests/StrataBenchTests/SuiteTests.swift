@@ -62,6 +62,33 @@ final class SuiteTests: XCTestCase {
         XCTAssertTrue(tree.allSatisfy { $0.parameters["shape"] != nil && $0.parameters["operation"] != nil })
     }
 
+    func test_snapshotWorkloadsBuildPassTheirPreconditionsAndRunForEveryShapeAndShare() {
+        // Every body at a small N (1e3 is the smallest benchmarked size), every share animated:
+        // 100% is a full pass, 1% and 10% updates; the cases name their floors and baselines.
+        var cases: [BenchmarkCase] = []
+        for shape in TreeSuite.Shape.allCases {
+            for (body, pct) in [(SnapshotSuite.Body.full, 0), (.update, 1), (.update, 10), (.update, 100), (.presentation, 0), (.presentationCopy, 0)] {
+                cases.append(BenchmarkCase("snapshot-test/\(body)/\(shape)/\(pct)", items: 1, item: "layer") {
+                    try SnapshotSuite.workload(body, shape, 1_000, animatedPercent: pct)
+                })
+            }
+        }
+        cases.append(BenchmarkCase("snapshot-test/call", items: 1, item: "call") { try SnapshotSuite.presentationCallWorkload(read: false) })
+        cases.append(BenchmarkCase("snapshot-test/read", items: 1, item: "read") { try SnapshotSuite.presentationCallWorkload(read: true) })
+        for readout in [false, true] {
+            cases.append(BenchmarkCase("snapshot-test/frame/\(readout)", items: 1, item: "layer") { try makeSnapshotFrameWorkload(n: 1_000, readout: readout) })
+        }
+        exercise(cases)
+        let all = SnapshotSuite.cases()
+        let names = Set(all.map(\.name))
+        for c in all {
+            for key in ["floor", "relativeTo"] {
+                if let other = c.parameters[key] { XCTAssertTrue(names.contains(other), "\(c.name): its \(key) \(other) is not a case") }
+            }
+        }
+        XCTAssertEqual(all.filter { $0.parameters["kind"] == "update" }.count, TreeSuite.Shape.allCases.count * SnapshotSuite.sizes.count * 3)
+    }
+
     func test_caseNamesAreUniqueAcrossSuites() {
         let names = Suites.names.flatMap { Suites.cases($0).map(\.name) }
         XCTAssertEqual(Set(names).count, names.count)
