@@ -29,7 +29,7 @@ final class ReferenceSnapshotter {
         var stack: [(CALayer, Int)] = root.map { [($0, -1)] } ?? []
         while let (layer, parent) = stack.popLast() {
             let opacity = layer.presentedComponentsOf("opacity")[0]
-            if !layer.isCommitted || layer.presentedComponentsOf("hidden")[0] >= 0.5 || !(opacity > 0) { continue }
+            if !layer.isCommitted || layer.presentedComponentsOf("hidden")[0] >= 0.5 || !(opacity > Double(RenderSnapshot.invisible)) { continue }
             let parentWorld = parent >= 0 ? childSpace(items[parent].layer, world: items[parent].world) : CATransform3DIdentity
             let world = CATransform3DConcat(localTransform(layer), parentWorld)
             let clip = parent < 0 ? -1 : (items[parent].layer.presentedComponentsOf("masksToBounds")[0] >= 0.5 ? parent : items[parent].clip)
@@ -131,16 +131,17 @@ final class ReferenceSnapshotter {
             var flags: RenderItemFlags = []
             let bg = color("backgroundColor")
             out._backgroundColors[i] = bg
-            if bg.w > 0 { flags.insert(.background) }
+            let invisible = RenderSnapshot.invisible
+            if bg.w > invisible { flags.insert(.background) }
             let bw = Float(l.presentedComponentsOf("borderWidth")[0]), bc = color("borderColor")
             out._borderWidths[i] = bw
             out._borderColors[i] = bc
-            if bw > 0 && bc.w > 0 { flags.insert(.border) }
+            if bw > invisible && bc.w > invisible { flags.insert(.border) }
             let sc = color("shadowColor"), so = Float(l.presentedComponentsOf("shadowOpacity")[0])
             let off = l.presentedComponentsOf("shadowOffset")
             out._shadowColors[i] = sc
             out._shadows[i] = SIMD4(Float(off[0]), Float(off[1]), Float(l.presentedComponentsOf("shadowRadius")[0]), so)
-            if so > 0 && sc.w > 0 { flags.insert(.shadow) }
+            if so > invisible && sc.w > invisible { flags.insert(.shadow) }
             if l.presentedComponentsOf("masksToBounds")[0] >= 0.5 { flags.insert(.masksToBounds) }
             if l.presentedObjects["contents"] != nil { flags.insert(.contents) }
             if l.presentedObjects["mask"] != nil { flags.insert(.mask) }

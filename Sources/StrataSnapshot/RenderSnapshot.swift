@@ -1,6 +1,14 @@
 import Foundation
 import StrataGeometry
 
+extension RenderSnapshot {
+    /// Opacities, alphas and border widths at or below this draw nothing: the layer is
+    /// culled, the background, border or shadow not flagged. An animation that ends at 0 can
+    /// land a rounding error away from it (a paced keyframe curve gives 2.8e-17), which is no
+    /// visible layer, and both engines must agree on what is drawn.
+    public static let invisible: Float = 1e-9
+}
+
 /// What a render item carries besides its columns' values.
 public struct RenderItemFlags: OptionSet, Hashable, Sendable {
     public let rawValue: UInt32
@@ -11,11 +19,11 @@ public struct RenderItemFlags: OptionSet, Hashable, Sendable {
     public static let masksToBounds = RenderItemFlags(rawValue: 1 << 0)
     /// A `CAShapeLayer`: its `shapeIndices` entry indexes the shape columns.
     public static let shape = RenderItemFlags(rawValue: 1 << 1)
-    /// A background colour with alpha above 0.
+    /// A background colour with alpha above `RenderSnapshot.invisible`.
     public static let background = RenderItemFlags(rawValue: 1 << 2)
-    /// A border: width above 0 and a colour with alpha above 0.
+    /// A border: width and its colour's alpha above `RenderSnapshot.invisible`.
     public static let border = RenderItemFlags(rawValue: 1 << 3)
-    /// A shadow: opacity above 0 and a colour with alpha above 0.
+    /// A shadow: opacity and its colour's alpha above `RenderSnapshot.invisible`.
     public static let shadow = RenderItemFlags(rawValue: 1 << 4)
     /// The layer has `contents` (what they are is the layer's: `RenderSnapshot` carries no
     /// images).
@@ -37,7 +45,7 @@ public struct RenderItemFlags: OptionSet, Hashable, Sendable {
 /// item `parents[i]` (-1 for the root).
 ///
 /// **Culling.** A layer is left out, with its whole subtree, when it is hidden, when its
-/// presentation opacity is 0 (or below), when it is not double-sided and faces away (its
+/// presentation opacity is 0 or below (or within `invisible` of 0), when it is not double-sided and faces away (its
 /// sublayers are flattened into its plane), when it has not been committed yet, and when its
 /// world geometry is not finite (reported through `nonFiniteLayers`).
 ///

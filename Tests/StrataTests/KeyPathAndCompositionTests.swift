@@ -22,10 +22,11 @@ final class KeyPathAndCompositionTests: XCTestCase {
         super.tearDown()
     }
 
-    private func basic(_ keyPath: String, from: Any? = nil, to: Any? = nil, duration: Double = 1) -> CABasicAnimation {
+    private func basic(_ keyPath: String, from: Any? = nil, to: Any? = nil, by: Any? = nil, duration: Double = 1) -> CABasicAnimation {
         let animation = CABasicAnimation(keyPath: keyPath)
         animation.fromValue = from
         animation.toValue = to
+        animation.byValue = by
         animation.duration = duration
         return animation
     }
@@ -146,6 +147,36 @@ final class KeyPathAndCompositionTests: XCTestCase {
         XCTAssertEqual(scene.layer.value(forKey: "progress") as? Double, 0, "the model is untouched")
         scene.frame(at: 1)
         XCTAssertEqual(try scene.presented().value(forKey: "progress") as? Double, 0, "the model value after the end")
+    }
+
+    func test_customKeyAnimationStartsFromTheValueShownNotANewModelValue() throws {
+        // SEMANTICS.md's table: `by` (and `to`) alone start from the current value, the one
+        // on screen, as for built-in properties: a model change in the same transaction is
+        // not yet shown.
+        let scene = Scene(CALayer()) { $0.setValue(2.0, forKey: "progress") }
+        withActionsDisabled {
+            scene.layer.setValue(9.0, forKey: "progress")
+            scene.layer.add(basic("progress", by: 4.0), forKey: "nudge")
+        }
+        scene.frame(at: 0.5)
+        XCTAssertEqual(try scene.presented().value(forKey: "progress") as? Double ?? -1, 4, accuracy: 1e-9, "2 -> 6, halfway")
+        scene.frame(at: 2)
+        XCTAssertEqual(try scene.presented().value(forKey: "progress") as? Double, 9, "the model after the end")
+    }
+
+    func test_customKeyActionAnimationStartsFromTheValueShownBeforeTheChange() throws {
+        let scene = Scene(CALayer()) { $0.setValue(10.0, forKey: "progress") }
+        let delegate = ClosureLayerDelegate { _, key in
+            guard key == "progress" else { return nil }
+            let a = CABasicAnimation()
+            a.duration = 1
+            return a
+        }
+        scene.layer.delegate = delegate
+        inTransaction { scene.layer.setValue(20.0, forKey: "progress") }
+        scene.frame(at: 0.25)
+        XCTAssertEqual(try scene.presented().value(forKey: "progress") as? Double ?? -1, 12.5, accuracy: 1e-9, "10 -> 20, a quarter")
+        XCTAssertEqual(delegate.askedKeys, ["progress"])
     }
 
     func test_customKeyKeyframesInterpolate() throws {

@@ -155,6 +155,19 @@ final class RenderSnapshotTests: XCTestCase {
         s = r.snapshot()
         XCTAssertEqual(s.count, 8)
         XCTAssertTrue(layers(of: s).contains { $0 === underFlipped } && layers(of: s).contains { $0 === underHidden })
+        // An opacity within `invisible` of 0 (what an animation ending at 0 can leave) is
+        // culled; just above it, shown; and so for a background's alpha.
+        withActionsDisabled {
+            clear.opacity = Float(RenderSnapshot.invisible) / 2
+            shown.opacity = Float(RenderSnapshot.invisible) * 4
+            shown.backgroundColor = CGColor(red: 1, green: 0, blue: 0, alpha: CGFloat(RenderSnapshot.invisible) / 2)
+        }
+        r.renderFrame(atTime: 2)
+        s = r.snapshot()
+        XCTAssertFalse(layers(of: s).contains { $0 === clear })
+        let i = layers(of: s).firstIndex { $0 === shown }
+        XCTAssertNotNil(i)
+        if let i { XCTAssertFalse(s.flags[i].contains(.background), "a background alpha of 5e-10 draws nothing") }
     }
 
     func test_opacityMultipliesDownTheTreeAndClipsNameTheMaskingAncestor() {

@@ -70,6 +70,33 @@ final class ThreadTests: XCTestCase {
                        "the open transaction was committed at thread exit; with no animation its block ran")
     }
 
+    /// A thread's engine goes when the thread ends and its layers are gone, even though it
+    /// kept presentation copies for reuse (each copy refers to its engine).
+    func test_engineOfAnEndedThread_isReleasedWithTheCopiesItKept() {
+        weak var engine: EngineContext?
+        var recycled = 0, live = 0
+        onNewThread {
+            let root = CALayer()
+            let l = CALayer()
+            let s = CAShapeLayer()
+            root.addSublayer(l)
+            root.addSublayer(s)
+            let r = CARenderer(layer: root)
+            r.renderFrame(atTime: 0)
+            l.opacity = 0
+            r.renderFrame(atTime: 1)
+            for _ in 0..<3 { _ = l.presentation()?.opacity; _ = s.presentation()?.opacity }
+            r.renderFrame(atTime: 1.1)  // the copies nobody held are kept for reuse
+            _ = l.presentation()       // and one stays live until the thread ends
+            engine = root.engine
+            recycled = root.engine.recycledLayers.count + root.engine.recycledShapeLayers.count
+            live = root.engine.liveCopies.count
+        }
+        XCTAssertGreaterThan(recycled, 1, "the engine kept copies for reuse (the case under test)")
+        XCTAssertEqual(live, 1)
+        XCTAssertNil(engine, "the ended thread's engine was released")
+    }
+
     /// Several threads each run their own transactions and frames at the same time, on their
     /// own engines: every thread sees exactly its own animations' values. (Run under
     /// ThreadSanitizer by `scripts/sanitize`: no race report.)

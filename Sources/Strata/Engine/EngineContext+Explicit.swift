@@ -172,7 +172,9 @@ extension EngineContext {
                 return nil
             }
             let modelLanes = model.flatMap { LaneValue.lanes($0, kind: k, width: width) } ?? [Double](repeating: 0, count: width)
-            let currentLanes = (layer.animatedCustom[key.raw]).flatMap { LaneValue.lanes($0, kind: k, width: width) } ?? modelLanes
+            let inFlight = customInFlight.flatMap { $0.row == row && $0.key == key.raw ? $0 : nil }
+            let current = inFlight.map { $0.old } ?? layer.currentCustom(key.raw)
+            let currentLanes = current.flatMap { LaneValue.lanes($0, kind: k, width: width) } ?? modelLanes
             guard let (from, to) = basicEndpoints(b, kind: k, width: width, current: { currentLanes }, model: { modelLanes }) else { return nil }
             var d = DerivedValue(field: nil, from: from, delta: zip(to, from).map { $0 - $1 },
                                  additive: b.isAdditive, cumulative: b.isCumulative)

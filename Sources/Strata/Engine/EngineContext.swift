@@ -47,6 +47,8 @@ final class EngineContext {
     @exclusivity(unchecked) var changeInFlight: (row: Int32, property: PropertyID, old: [Double])?
     /// Old and new values of the object property change whose action is running.
     @exclusivity(unchecked) var objectInFlight: (from: Any?, to: Any?)?
+    /// The custom-key change whose action is running: the value shown before it.
+    @exclusivity(unchecked) var customInFlight: (row: Int32, key: Int32, old: Any?)?
     /// Object properties and custom keys changed since the last commit (row, key).
     @exclusivity(unchecked) var dirtyObjects: [(row: Int32, key: Int32)] = []
     /// Layer properties whose replaced animation's value shows until the next render.
@@ -169,6 +171,8 @@ final class EngineContext {
         // Re-install for the duration of the commit so engine calls find this context.
         pthread_setspecific(contextKey, p)
         while !context.transactions.isEmpty { context.commitTop() }
+        // Presentation copies hold their engine: the ones it keeps would keep it for ever.
+        context.releaseKeptCopies()
         pthread_setspecific(contextKey, nil)
         c.release()
     }

@@ -25,10 +25,15 @@ extension EngineContext {
         let name = KeyInterner.name(key)
         var outcome = ActionOutcome.none
         if !transactions[transactions.count - 1].disableActions { outcome = lookupAction(layer, key) }
+        let shown = layer.currentCustom(key.raw)
         layer.customValues[key.raw] = value
         dirtyObjects.append((layer.row, key.raw))
         if case .action(let a) = outcome {
+            // The action's animation starts from the value shown before the change.
+            let outer = customInFlight
+            customInFlight = (layer.row, key.raw, shown)
             a.run(forKey: name, object: layer, arguments: nil)
+            customInFlight = outer
         }
     }
 }

@@ -167,6 +167,14 @@ extension EngineContext {
         if _slowPath(!liveCopies.isEmpty) { freezeLiveCopiesNow(dying: dying) }
     }
 
+    /// Lets go of every copy the engine keeps (its thread is ending): copies held elsewhere
+    /// take their values first. A copy refers to its engine, so kept ones would keep it alive.
+    func releaseKeptCopies() {
+        freezeLiveCopies()
+        while recycledLayers.pop() != nil {}
+        while recycledShapeLayers.pop() != nil {}
+    }
+
     @inline(never)
     private func freezeLiveCopiesNow(dying: Int32) {
         while var c = liveCopies.pop() {

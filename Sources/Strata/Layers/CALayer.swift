@@ -123,6 +123,14 @@ open class CALayer: NSObject, CAMediaTiming {
         _modify { yield &objects.committed }
     }
 
+    /// A custom key's "current value", the one an animation of it starts from: what is
+    /// shown (animated, else as of the last commit) once the layer has been committed, the
+    /// model value before.
+    func currentCustom(_ key: Int32) -> Any? {
+        guard row >= 0, engine.layers.flags[Int(row)] & LayerFlags.committed != 0 else { return customValues[key] }
+        return animatedCustom[key] ?? committedObjects[key]
+    }
+
     /// A new layer with Apple's defaults, in this thread's engine.
     public required override init() {
         engine = EngineContext.current

@@ -124,6 +124,9 @@ final class SnapshotBuilder {
         return output
     }
 
+    /// Opacities at or below this are culled (`RenderSnapshot.invisible`).
+    static let invisible = Double(RenderSnapshot.invisible)
+
     /// The next snapshot is a full pass.
     func invalidate() { treeVersion = .max }
 
@@ -275,8 +278,8 @@ final class SnapshotBuilder {
             if let q = opacityCol { opacity = q[r] }
             let hidden = h & SnapshotHint.clipping != 0 && (hiddenCol.map { $0[r] >= 0.5 } ?? false)
             var item = -1
-            // `!(opacity > 0)` also culls NaN.
-            if f & LayerFlags.committed == 0 || hidden || !(opacity > 0) {
+            // `!(opacity > invisible)` also culls NaN.
+            if f & LayerFlags.committed == 0 || hidden || !(opacity > SnapshotBuilder.invisible) {
                 map[r] = SnapshotBuilder.culled
                 culledRows.append(Int32(r))
             } else {
@@ -633,7 +636,8 @@ final class SnapshotBuilder {
         var f: UInt32 = 0
         let bg = SnapshotBuilder.color(inputs.backgroundColor, r, nilColor: true)
         c.backgroundColors[i] = bg
-        if bg.w > 0 { f |= ItemBit.background }
+        let invisible = RenderSnapshot.invisible
+        if bg.w > invisible { f |= ItemBit.background }
         if h & (SnapshotHint.border | SnapshotHint.shadow | SnapshotHint.clipping) == 0 {
             // The common layer: no border, corner, shadow or clipping of its own.
             c.borderWidths[i] = 0
@@ -647,14 +651,14 @@ final class SnapshotBuilder {
             let bc = SnapshotBuilder.color(border ? inputs.borderColor : nil, r, nilColor: false)
             c.borderWidths[i] = bw
             c.borderColors[i] = bc
-            if bw > 0 && bc.w > 0 { f |= ItemBit.border }
+            if bw > invisible && bc.w > invisible { f |= ItemBit.border }
             c.cornerRadii[i] = Float((border ? inputs.cornerRadius : nil).map { $0[r] } ?? 0)
             let sc = SnapshotBuilder.color(shadow ? inputs.shadowColor : nil, r, nilColor: false)
             let so = Float((shadow ? inputs.shadowOpacity : nil).map { $0[r] } ?? 0)
             let off: SIMD2<Float> = (shadow ? inputs.shadowOffset : nil).map { SIMD2(Float($0[2 * r]), Float($0[2 * r + 1])) } ?? SIMD2(0, -3)
             c.shadowColors[i] = sc
             c.shadows[i] = SIMD4(off.x, off.y, Float((shadow ? inputs.shadowRadius : nil).map { $0[r] } ?? 3), so)
-            if so > 0 && sc.w > 0 { f |= ItemBit.shadow }
+            if so > invisible && sc.w > invisible { f |= ItemBit.shadow }
             if let m = hinted(inputs.masksToBounds, h, SnapshotHint.clipping), m[r] >= 0.5 { f |= ItemBit.masksToBounds }
         }
         if inputs.flags[r] & LayerFlags.hasObjects != 0, let handle = engine.layers.handle[r] {
@@ -831,6 +835,10 @@ final class SnapshotBuilder {
                 word &= word - 1
                 let end = Int(ends[i])
                 if end == i + 1 {
+                    // A leaf of the items may hold sublayers its last pass culled by their
+                    // geometry (back-facing, not finite): whether they show now depends on
+                    // its new values, which the walk decides.
+                    if !geometryCulledParents.isEmpty && holdsCulledLayer(i..<end) { return false }
                     leafList[leaves] = i
                     leaves += 1
                     if i >= done { recomputed += 1 }
@@ -904,7 +912,7 @@ final class SnapshotBuilder {
     private func stillCulled(_ r: Int, _ inputs: SnapshotInputs) -> Bool {
         let opacity = inputs.opacity.map { $0[r] } ?? 1
         let hidden = hinted(inputs.hidden, inputs.hints[r], SnapshotHint.clipping).map { $0[r] >= 0.5 } ?? false
-        return inputs.flags[r] & LayerFlags.committed == 0 || hidden || !(opacity > 0)
+        return inputs.flags[r] & LayerFlags.committed == 0 || hidden || !(opacity > SnapshotBuilder.invisible)
     }
 
     /// Does item i still sit where the order pass put it (shown, same zPosition)?
