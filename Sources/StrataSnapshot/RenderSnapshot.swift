@@ -6,7 +6,7 @@ extension RenderSnapshot {
     /// culled, the background, border or shadow not flagged. An animation that ends at 0 can
     /// land a rounding error away from it (a paced keyframe curve gives 2.8e-17), which is no
     /// visible layer, and both engines must agree on what is drawn.
-    public static let invisible: Float = 1e-9
+    @inlinable public static var invisible: Float { 1e-9 }
 }
 
 /// What a render item carries besides its columns' values.

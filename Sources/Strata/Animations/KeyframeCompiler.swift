@@ -128,20 +128,12 @@ enum KeyframeCompiler {
     }
 
     /// Arc length of segment i and its normalised table of cumulative length at
-    /// `arcSamples` evenly spaced parameters (5-point Gauss-Legendre per sub-interval).
+    /// `arcSamples` evenly spaced parameters (adaptive 5-point Gauss-Legendre per
+    /// sub-interval, to about 1e-13 of the segment's length: where the curve slows almost to
+    /// a stop, a small error in length is a large one in the parameter, and in the tangent
+    /// that rotationMode turns the layer by).
     static func arcTable(_ co: [Double], segment i: Int, width: Int) -> (Double, [Double]) {
         let base = i * width * 4
-        func speed(_ s: Double) -> Double {
-            var sum = 0.0
-            for c in 0..<width {
-                let a = co[base + c * 4], b = co[base + c * 4 + 1], cc = co[base + c * 4 + 2]
-                let d = (3 * a * s + 2 * b) * s + cc
-                sum += d * d
-            }
-            return sum.squareRoot()
-        }
-        let nodes = [0.0, -0.5384693101056831, 0.5384693101056831, -0.9061798459386640, 0.9061798459386640]
-        let weights = [0.5688888888888889, 0.4786286704993665, 0.4786286704993665, 0.2369268850561891, 0.2369268850561891]
         let k = CompiledKeyframes.arcSamples
         var table = [0.0]
         var acc = 0.0
@@ -153,12 +145,10 @@ enum KeyframeCompiler {
             guard acc > 0 else { return (0, (0...k).map { Double($0) / Double(k) } + [0]) }
             return (acc, table.map { $0 / acc } + [acc])
         }
+        let estimate = CompiledKeyframes.gaussLength(co, base, width, 0, 1)
         for j in 0..<k {
-            let lo = Double(j) / Double(k), hi = Double(j + 1) / Double(k)
-            let mid = (lo + hi) / 2, half = (hi - lo) / 2
-            var sub = 0.0
-            for (x, w) in zip(nodes, weights) { sub += w * speed(mid + half * x) }
-            acc += sub * half
+            acc += CompiledKeyframes.adaptiveLength(co, base, width, Double(j) / Double(k), Double(j + 1) / Double(k),
+                                                     tolerance: 1e-13 * estimate / Double(k))
             table.append(acc)
         }
         // Normalised cumulative lengths, then the segment's length (for the Newton step).

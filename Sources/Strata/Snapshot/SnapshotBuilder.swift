@@ -124,8 +124,9 @@ final class SnapshotBuilder {
         return output
     }
 
-    /// Opacities at or below this are culled (`RenderSnapshot.invisible`).
-    static let invisible = Double(RenderSnapshot.invisible)
+    /// Opacities at or below this are culled (`RenderSnapshot.invisible`; a constant, not a
+    /// lazily made global: it is read per layer).
+    @inline(__always) static var invisible: Double { Double(RenderSnapshot.invisible) }
 
     /// The next snapshot is a full pass.
     func invalidate() { treeVersion = .max }
@@ -828,6 +829,7 @@ final class SnapshotBuilder {
         let ends = out._subtreeEnds.base
         if leafScratch.capacity < n { leafScratch.reserve(n, keeping: 0) }
         let leafList = leafScratch.base
+        let anyGeometryCulled = !geometryCulledParents.isEmpty
         for w in 0..<words {
             var word = bits[w]
             while word != 0 {
@@ -838,7 +840,7 @@ final class SnapshotBuilder {
                     // A leaf of the items may hold sublayers its last pass culled by their
                     // geometry (back-facing, not finite): whether they show now depends on
                     // its new values, which the walk decides.
-                    if !geometryCulledParents.isEmpty && holdsCulledLayer(i..<end) { return false }
+                    if _slowPath(anyGeometryCulled) && holdsCulledLayer(i..<end) { return false }
                     leafList[leaves] = i
                     leaves += 1
                     if i >= done { recomputed += 1 }
@@ -847,7 +849,7 @@ final class SnapshotBuilder {
                 if computeItems(i..<(i + 1), inputs, columns) > 0 { return false }
                 if i >= done {
                     if geometryOnly((i + 1)..<end, inputs, columns) > 0 { return false }
-                    if !geometryCulledParents.isEmpty && holdsCulledLayer(i..<end) { return false }
+                    if anyGeometryCulled && holdsCulledLayer(i..<end) { return false }
                     recomputed += end - i
                     done = end
                 }

@@ -56,7 +56,8 @@ struct CompiledKeyframes {
     }
 
     /// The curve parameter at fraction x of a segment's arc length: the table gives a first
-    /// guess, a Newton step on the exact length (Gauss-Legendre) refines it.
+    /// guess, a Newton step on the length (Gauss-Legendre) refines it; where the curve is slow
+    /// the parameter is solved to full precision instead.
     static func invertArc<T: RandomAccessCollection<Double>, C: RandomAccessCollection<Double>>(
         _ x: Double, table: T, tableBase: Int, coefficients co: C, coefficientBase: Int, width: Int) -> Double
     where T.Index == Int, C.Index == Int {
@@ -70,15 +71,7 @@ struct CompiledKeyframes {
         var s = (Double(lo) + (b > a ? (x - a) / (b - a) : 0)) / Double(k)
         let length = table[tableBase + k + 1]
         guard length > 0 else { return s }
-        func speed(_ u: Double) -> Double {
-            var sum = 0.0
-            for c in 0..<width {
-                let o = coefficientBase + c * 4
-                let d = (3 * co[o] * u + 2 * co[o + 1]) * u + co[o + 2]
-                sum += d * d
-            }
-            return sum.squareRoot()
-        }
+        @inline(__always) func speed(_ u: Double) -> Double { speedAt(co, coefficientBase, width, u) }
         let s0 = Double(lo) / Double(k)
         if width == 1 {
             // Bisection on the exact length inside the sample interval.
@@ -90,18 +83,86 @@ struct CompiledKeyframes {
             }
             return (l + h) / 2
         }
-        for _ in 0..<1 {  // the table guess is within ~1e-4: one step gives ~1e-8
-            // Normalised length from the sample point s0 to s (3-point Gauss-Legendre).
-            let mid = (s0 + s) / 2, half = (s - s0) / 2
-            let r = 0.7745966692414834
-            let integral = half * (0.5555555555555556 * speed(mid - half * r) + 0.8888888888888888 * speed(mid)
-                                   + 0.5555555555555556 * speed(mid + half * r))
-            let v = speed(s) / length
-            guard v > 0 else { break }
-            s -= (a + integral / length - x) / v
-            s = s < 0 ? 0 : (s > 1 ? 1 : s)
+        // Normalised speed at the guess, against the segment's mean of 1.
+        let v = speed(s) / length
+        if _slowPath(!(v >= slowSpeed)) {
+            return invertSlowArc(x, a: a, s0: s0, s1: Double(hi) / Double(k), length: length,
+                                 coefficients: co, coefficientBase: coefficientBase, width: width)
+        }
+        // The table guess is within ~1e-4: one Newton step on the length from the sample
+        // point s0 to s (3-point Gauss-Legendre) gives ~1e-8.
+        let mid = (s0 + s) / 2, half = (s - s0) / 2
+        let r = 0.7745966692414834
+        let integral = half * (0.5555555555555556 * speed(mid - half * r) + 0.8888888888888888 * speed(mid)
+                               + 0.5555555555555556 * speed(mid + half * r))
+        s -= (a + integral / length - x) / v
+        return s < 0 ? 0 : (s > 1 ? 1 : s)
+    }
+
+    /// Below this normalised speed (a quarter of the segment's mean) one Newton step divides
+    /// the quadrature's error by a small speed: the parameter is solved to full precision.
+    @inline(__always) static var slowSpeed: Double { 0.25 }
+
+    /// The parameter at fraction x of the segment's length inside the table interval
+    /// [s0, s1] (starting at fraction `a`), where the curve is slow: Newton's method on the
+    /// adaptive length, kept inside a bisection bracket (as the reference engine solves it).
+    @inline(never)
+    static func invertSlowArc<C: RandomAccessCollection<Double>>(
+        _ x: Double, a: Double, s0: Double, s1: Double, length: Double, coefficients co: C,
+        coefficientBase base: Int, width: Int) -> Double where C.Index == Int {
+        let target = (x - a) * length
+        var lo = s0, hi = s1, s = (s0 + s1) / 2
+        for _ in 0..<60 {
+            let error = adaptiveLength(co, base, width, s0, s, tolerance: 1e-14 * length) - target
+            if abs(error) <= 1e-13 * length { break }
+            if error > 0 { hi = s } else { lo = s }
+            let d = speedAt(co, base, width, s)
+            var next = d > 0 ? s - error / d : (lo + hi) / 2
+            if !(next > lo && next < hi) { next = (lo + hi) / 2 }
+            if next == s { break }
+            s = next
         }
         return s
+    }
+
+    /// |value'(s)| of a segment's lanes.
+    @inline(__always)
+    static func speedAt<C: RandomAccessCollection<Double>>(_ co: C, _ base: Int, _ width: Int, _ s: Double) -> Double
+    where C.Index == Int {
+        var sum = 0.0
+        for c in 0..<width {
+            let o = base + c * 4
+            let d = (3 * co[o] * s + 2 * co[o + 1]) * s + co[o + 2]
+            sum += d * d
+        }
+        return sum.squareRoot()
+    }
+
+    /// Length between s0 and s1 by 5-point Gauss-Legendre.
+    static func gaussLength<C: RandomAccessCollection<Double>>(_ co: C, _ base: Int, _ width: Int,
+                                                               _ s0: Double, _ s1: Double) -> Double
+    where C.Index == Int {
+        let mid = (s0 + s1) / 2, half = (s1 - s0) / 2
+        let x1 = 0.5384693101056831, x2 = 0.9061798459386640
+        let sum = 0.5688888888888889 * speedAt(co, base, width, mid)
+            + 0.4786286704993665 * (speedAt(co, base, width, mid - half * x1) + speedAt(co, base, width, mid + half * x1))
+            + 0.2369268850561891 * (speedAt(co, base, width, mid - half * x2) + speedAt(co, base, width, mid + half * x2))
+        return sum * half
+    }
+
+    /// Length between s0 and s1 to `tolerance`: Gauss-Legendre halved until the halves agree
+    /// with the whole (the speed has a kink where it touches zero; depth is bounded).
+    static func adaptiveLength<C: RandomAccessCollection<Double>>(_ co: C, _ base: Int, _ width: Int,
+                                                                  _ s0: Double, _ s1: Double, tolerance: Double) -> Double
+    where C.Index == Int {
+        func refine(_ lo: Double, _ hi: Double, _ whole: Double, _ tolerance: Double, _ depth: Int) -> Double {
+            let mid = (lo + hi) / 2
+            let left = gaussLength(co, base, width, lo, mid), right = gaussLength(co, base, width, mid, hi)
+            if depth == 0 || abs(left + right - whole) <= tolerance { return left + right }
+            return refine(lo, mid, left, tolerance / 2, depth - 1) + refine(mid, hi, right, tolerance / 2, depth - 1)
+        }
+        guard s1 > s0 else { return 0 }
+        return refine(s0, s1, gaussLength(co, base, width, s0, s1), tolerance, 30)
     }
 
     /// Lane values at progress u (the scalar path used for custom keys).
