@@ -88,8 +88,10 @@ final class SnapshotBuilder {
     static let culled: Int32 = -2
     /// Internal flag bit: the geometry culled the item (removed before the snapshot is seen).
     static let cullBit: UInt32 = 1 << 31
-    /// Items from which a full pass splits its values across two threads.
-    static let splitThreshold = 32_768
+    /// Items from which a full pass splits its values across two threads (at 10,000 layers
+    /// splitting takes 0.59x the time of one thread for fans and balanced trees, 0.83x for a
+    /// chain: paired runs of both builds).
+    static let splitThreshold = 8_192
 
     private static let tokens = Atomic<UInt64>(0)
 
