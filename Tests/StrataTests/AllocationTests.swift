@@ -76,12 +76,19 @@ final class AllocationTests: XCTestCase {
         strata_alloc_counting_end()
         XCTAssertEqual(strata_alloc_count(), 0, "mallocs during 1,000 frames with snapshots")
         XCTAssertEqual(recomputed, 1_000 * 2_000, "each update recomputed the 2,000 animated layers")
-        // A full pass over the same tree (the order rebuilt) allocates nothing once sized.
-        withExtendedLifetime(CALayer()) { extra in
-            CATransaction.begin(); CATransaction.setDisableActions(true)
-            root.addSublayer(extra); extra.removeFromSuperlayer()
-            CATransaction.commit()
+        // A full pass over the same tree (the order rebuilt) allocates nothing once sized. The
+        // first one of this size (split across two threads) starts the render worker and sizes
+        // its chunk counters; the next one is counted.
+        func treeChanged() {
+            withExtendedLifetime(CALayer()) { extra in
+                CATransaction.begin(); CATransaction.setDisableActions(true)
+                root.addSublayer(extra); extra.removeFromSuperlayer()
+                CATransaction.commit()
+            }
         }
+        treeChanged()
+        XCTAssertTrue(r.snapshot().wasFullPass)
+        treeChanged()
         strata_alloc_counting_begin()
         let full = r.snapshot()
         strata_alloc_counting_end()
