@@ -43,9 +43,11 @@ let package = Package(
         .target(name: "StrataScript", swiftSettings: release),
         .target(name: "StrataScriptFast", dependencies: ["Strata", "StrataScript"],
                 swiftSettings: release),
-        // ScriptRunner.swift here is a link to StrataScriptFast's: one runner, two engines.
+        // StrataScriptFast's ScriptRunner.swift is compiled here too (SharedSources plugin,
+        // listed in `shared-sources`): one runner, two engines.
         .target(name: "StrataScriptReference", dependencies: ["StrataReference", "StrataScript"],
-                swiftSettings: release),
+                exclude: ["shared-sources"], swiftSettings: release,
+                plugins: ["SharedSources"]),
         // Both runners side by side: traces compared, failures shrunk into fixtures.
         .target(name: "StrataDifferential", dependencies: ["StrataScript", "StrataScriptFast", "StrataScriptReference",
                                                            .product(name: "Logging", package: "swift-log")],
@@ -70,7 +72,10 @@ let package = Package(
         // ... and the same workloads on the reference engine, for the ratios.
         .target(name: "StrataBenchReference",
                 dependencies: ["StrataReference", "StrataBench", "StrataScript", "StrataScriptReference"],
-                path: "Benchmarks/Reference", swiftSettings: release + [.define("STRATA_REFERENCE")]),
+                path: "Benchmarks/Reference", exclude: ["shared-sources"],
+                swiftSettings: release + [.define("STRATA_REFERENCE")], plugins: ["SharedSources"]),
+        // Compiles the files a target's `shared-sources` lists (another target's) into it.
+        .plugin(name: "SharedSources", capability: .buildTool()),
         // The sampling profiler: SIGPROF handler + libunwind walk in C (gcc_s linked before
         // unwind, so C++/Swift keep libgcc_s's `_Unwind_*`), the Swift API and outputs over it.
         .target(name: "CSampler", linkerSettings: [.linkedLibrary("gcc_s"), .linkedLibrary("unwind")]),

@@ -39,8 +39,10 @@ for b in blocks:
             # (`$ss...`, often specialised into the caller's binary) are never the site.
             if any(r in line for r in runtime) or line.startswith("$ss"):
                 continue
-            if "/work/" in line and ("/Sources/" in line or "/Benchmarks/" in line):
-                site = "project: " + re.sub(r".*?/(Sources|Benchmarks)/", r"\1/", line.split()[-1])
+            # (Files another target's sources the SharedSources plugin compiles in are
+            # the project's too: they sit under the build's plugins/outputs.)
+            if "/work/" in line and any(d in line for d in ("/Sources/", "/Benchmarks/", "/plugins/outputs/")):
+                site = "project: " + re.sub(r".*?/(Sources|Benchmarks|plugins/outputs)/", r"\1/", line.split()[-1])
             else:
                 lib = re.search(r"\((\S+?\.so[^+)]*)", line)
                 site = "toolchain: " + (lib.group(1).split("/")[-1] if lib else line.split()[0][:60])

@@ -1,1 +1,0 @@
-../Suites/FrameWorkload.swift

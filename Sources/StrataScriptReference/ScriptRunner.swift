@@ -1,1 +1,0 @@
-../StrataScriptFast/ScriptRunner.swift
