@@ -69,19 +69,7 @@ struct FrameSpec: Hashable {
 func makeFrameWorkload(_ spec: FrameSpec) throws -> Workload {
     let n = spec.n
     let duration = 1e7
-    let root = CALayer()
-    var layers: [CALayer] = []
-    layers.reserveCapacity(n)
-    CATransaction.begin()
-    CATransaction.setDisableActions(true)
-    for _ in 0..<n {
-        let l = CALayer()
-        root.addSublayer(l)
-        layers.append(l)
-    }
-    CATransaction.commit()
-    let renderer = CARenderer(layer: root)
-    renderer.renderFrame(atTime: 0)
+    let (root, layers, renderer) = makeFlatTree(n)
 
     CATransaction.begin()
     CATransaction.setAnimationDuration(duration)
@@ -352,21 +340,10 @@ func floorCase(bytes: Int, quick: Bool) -> BenchmarkCase {
 /// a renderer read a frame before the snapshot existed) and endFrame, 1/120 s on. The
 /// snapshot's item of a sampled layer is checked halfway before anything is timed.
 func makeSnapshotFrameWorkload(n: Int, readout: Bool) throws -> Workload {
-    let root = CALayer()
-    var layers: [CALayer] = []
-    layers.reserveCapacity(n)
-    CATransaction.begin()
-    CATransaction.setDisableActions(true)
-    for i in 0..<n {
-        let l = CALayer()
+    let (root, layers, renderer) = makeFlatTree(n) { l, i in
         l.bounds = CGRect(x: 0, y: 0, width: 20, height: 20)
         l.backgroundColor = CGColor(red: Double(i % 7) / 7, green: 0.5, blue: 1, alpha: 1)
-        root.addSublayer(l)
-        layers.append(l)
     }
-    CATransaction.commit()
-    let renderer = CARenderer(layer: root)
-    renderer.renderFrame(atTime: 0)
     CATransaction.begin()
     CATransaction.setAnimationDuration(1e7)
     CATransaction.setAnimationTimingFunction(CAMediaTimingFunction(name: .linear))
@@ -397,6 +374,26 @@ func makeSnapshotFrameWorkload(n: Int, readout: Bool) throws -> Workload {
         }
         renderer.endFrame()
     }
+}
+
+/// `n` sublayers of a new root, each set up by `configure` and added with actions disabled,
+/// and a renderer that has rendered time 0 (every layer committed, nothing animating).
+private func makeFlatTree(_ n: Int, configure: (CALayer, Int) -> Void = { _, _ in }) -> (CALayer, [CALayer], CARenderer) {
+    let root = CALayer()
+    var layers: [CALayer] = []
+    layers.reserveCapacity(n)
+    CATransaction.begin()
+    CATransaction.setDisableActions(true)
+    for i in 0..<n {
+        let l = CALayer()
+        configure(l, i)
+        root.addSublayer(l)
+        layers.append(l)
+    }
+    CATransaction.commit()
+    let renderer = CARenderer(layer: root)
+    renderer.renderFrame(atTime: 0)
+    return (root, layers, renderer)
 }
 
 /// A whole-frame case of either engine: `snapshot/frame/ENGINE/N` (evaluate + snapshot) or
