@@ -71,7 +71,7 @@ let package = Package(
                 path: "Benchmarks/Suites", swiftSettings: release),
         // ... and the same workloads on the reference engine, for the ratios.
         .target(name: "StrataBenchReference",
-                dependencies: ["StrataReference", "StrataBench", "StrataScript", "StrataScriptReference"],
+                dependencies: ["StrataReference", "StrataBench", "StrataScript", "StrataScriptReference", "StrataPicture"],
                 path: "Benchmarks/Reference", exclude: ["shared-sources"],
                 swiftSettings: release + [.define("STRATA_REFERENCE")], plugins: ["SharedSources"]),
         // Compiles the files a target's `shared-sources` lists (another target's) into it.

@@ -1,4 +1,5 @@
 import StrataBench
+import StrataScript
 
 /// The reference engine (an object per layer and animation, String-keyed dictionaries) on
 /// the fast engine's frame workloads: the same fixture and body (FrameWorkload.swift is
@@ -36,5 +37,19 @@ public enum ReferenceSuite {
             }
         }
         return cases
+    }
+}
+
+/// Scenes on the reference engine: the fast engine's runner (SceneRunner.swift is shared),
+/// for the ratio to the classic design on a scene.
+public enum ReferenceScenes {
+    public static func run(_ program: SceneProgram, _ settings: SceneRunSettings = SceneRunSettings(),
+                           progress: @escaping (String) -> Void = { _ in }) throws -> SceneResult {
+        try SceneRunner.run(program, settings, progress: progress)
+    }
+
+    /// A run of `program` on the reference engine, to interleave with others.
+    public static func makeRun(_ program: SceneProgram, _ settings: SceneRunSettings) throws -> SceneStepping {
+        try SceneRun(program, settings, player: nil)
     }
 }

@@ -57,6 +57,7 @@ public enum Headline {
             }
             lines.append("")
         }
+        lines += variantTable(block.scenes)
         for scene in block.scenes {
             lines.append(String(format: "scene %@: %d frames, p50 %.3f ms, p99 %.3f ms, max %.3f ms, %.1f%% within 8.33 ms",
                                 scene.name, scene.frames, scene.p50, scene.p99, scene.max, 100 * scene.withinBudget8))
@@ -78,6 +79,36 @@ public enum Headline {
             }
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// Scenes run under several engines or lookup strategies, side by side: each variant's
+    /// percentiles and hitch ratio, and its p50 and p99 against the first variant's.
+    public static func variantTable(_ scenes: [SceneResult]) -> [String] {
+        var lines: [String] = []
+        for (scene, runs) in variants(scenes) {
+            lines.append("| \(scene) | engine | strategy | p50 ms | p90 ms | p99 ms | p99.9 ms | max ms | hitch ms/s | p50 / first | p99 / first |")
+            lines.append("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+            let first = runs[0]
+            for r in runs {
+                lines.append(String(format: "| %@ | %@ | %@ | %.3f | %.3f | %.3f | %.3f | %.3f | %.1f | %.2fx | %.2fx |",
+                                    r.name, r.engine ?? "fast", r.strategy ?? "", r.p50, r.p90, r.p99, r.p999, r.max,
+                                    r.hitchMsPerSecond, r.p50 / max(first.p50, 1e-9), r.p99 / max(first.p99, 1e-9)))
+            }
+            lines.append("")
+        }
+        return lines
+    }
+
+    /// Results grouped by scene, for scenes with more than one run, in run order.
+    public static func variants(_ scenes: [SceneResult]) -> [(String, [SceneResult])] {
+        var order: [String] = []
+        var groups: [String: [SceneResult]] = [:]
+        for s in scenes {
+            let key = s.scene ?? s.name
+            if groups[key] == nil { order.append(key) }
+            groups[key, default: []].append(s)
+        }
+        return order.compactMap { k in groups[k].flatMap { $0.count > 1 ? (k, $0) : nil } }
     }
 
     /// Frames by width, timing, kind, then N.

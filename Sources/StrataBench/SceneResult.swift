@@ -37,6 +37,14 @@ public struct SceneResult: Codable, Equatable {
     public var memory: SceneMemory?
     /// The scene's player (an HTML file beside the report, by its name), when written.
     public var player: String?
+    /// The scene this is a run of (`name` may add the engine and strategy), the engine
+    /// (fast, reference), its action lookup strategy, the scene file and its parameters'
+    /// values (nil in reports written before scene files).
+    public var scene: String?
+    public var engine: String?
+    public var strategy: String?
+    public var file: String?
+    public var parameters: [String: Double]?
 }
 
 /// Memory through a scene: whether churn (animations started and retired, subtrees moved in
@@ -92,3 +100,22 @@ public struct SceneMemory: Codable, Equatable {
         return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
     }
 }
+
+/// How one run of a scene goes.
+public struct SceneRunSettings {
+    /// The scene's short run (`quickFrames`) instead of `frames`.
+    public var quick = false
+    /// Frames to time, overriding both.
+    public var frames: Int?
+    /// The engine's action lookup strategy for the run (nil: the engine's default).
+    public var strategy: String?
+    /// The name the result is reported under (default: the scene's name).
+    public var label: String?
+    public init(quick: Bool = false, frames: Int? = nil, strategy: String? = nil, label: String? = nil) {
+        self.quick = quick
+        self.frames = frames
+        self.strategy = strategy
+        self.label = label
+    }
+}
+

@@ -62,6 +62,8 @@ public enum ScriptValue: Codable, Equatable, Sendable {
     case transform([Double])
     /// An opaque object (contents): boxed as the string "object-N".
     case object(Int)
+    /// A CGPath (CAShapeLayer.path, shadowPath) from its elements.
+    case path([ScriptPathElement])
 }
 
 /// A timing curve's control points.

@@ -323,17 +323,7 @@ final class RunState {
             if let m = s.calculationMode { k.calculationMode = CAAnimationCalculationMode(rawValue: m) }
             if let r = s.rotationMode { k.rotationMode = CAAnimationRotationMode(rawValue: r) }
             if let elements = s.path {
-                let p = CGMutablePath()
-                for e in elements {
-                    switch e {
-                    case let .move(x, y): p.move(to: CGPoint(x: x, y: y))
-                    case let .line(x, y): p.addLine(to: CGPoint(x: x, y: y))
-                    case let .quad(x, y, cx, cy): p.addQuadCurve(to: CGPoint(x: x, y: y), control: CGPoint(x: cx, y: cy))
-                    case let .cubic(x, y, c1x, c1y, c2x, c2y):
-                        p.addCurve(to: CGPoint(x: x, y: y), control1: CGPoint(x: c1x, y: c1y), control2: CGPoint(x: c2x, y: c2y))
-                    case .close: p.closeSubpath()
-                    }
-                }
+                let p = cgPath(elements)
                 k.path = p
             }
             k.isAdditive = s.additive; k.isCumulative = s.cumulative
@@ -358,6 +348,21 @@ final class RunState {
             a.delegate = d
         }
         return a
+    }
+
+    func cgPath(_ elements: [ScriptPathElement]) -> CGMutablePath {
+        let p = CGMutablePath()
+        for e in elements {
+            switch e {
+            case let .move(x, y): p.move(to: CGPoint(x: x, y: y))
+            case let .line(x, y): p.addLine(to: CGPoint(x: x, y: y))
+            case let .quad(x, y, cx, cy): p.addQuadCurve(to: CGPoint(x: x, y: y), control: CGPoint(x: cx, y: cy))
+            case let .cubic(x, y, c1x, c1y, c2x, c2y):
+                p.addCurve(to: CGPoint(x: x, y: y), control1: CGPoint(x: c1x, y: c1y), control2: CGPoint(x: c2x, y: c2y))
+            case .close: p.closeSubpath()
+            }
+        }
+        return p
     }
 
     /// The named curve when the control points are one of Apple's (as code usually spells
@@ -392,6 +397,7 @@ final class RunState {
         case let .rect(x, y, w, h): return CGRect(x: x, y: y, width: w, height: h)
         case let .color(c): return c.map { CGColor(red: $0[0], green: $0[1], blue: $0[2], alpha: $0[3]) }
         case let .object(n): return "object-\(n)"
+        case let .path(elements): return cgPath(elements)
         case let .transform(m):
             return CATransform3D(m11: m[0], m12: m[1], m13: m[2], m14: m[3], m21: m[4], m22: m[5], m23: m[6], m24: m[7],
                                  m31: m[8], m32: m[9], m33: m[10], m34: m[11], m41: m[12], m42: m[13], m43: m[14], m44: m[15])

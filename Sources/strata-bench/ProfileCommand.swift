@@ -28,7 +28,7 @@ struct ProfileCommand: ParsableCommand {
         --mode wall for the full rate on a busy single thread.
         """)
 
-    @Argument(help: "A suite (\(Suites.names.joined(separator: ", "))) or a scene (\(Scenes.names.joined(separator: ", ")), also as scene/NAME).")
+    @Argument(help: "A suite (\(Suites.names.joined(separator: ", "))) or a scene (a scene file, or \(Scenes.names.joined(separator: ", ")), also as scene/NAME).")
     var target: String
     @Option(help: "Regular expression over benchmark names (suites only).") var filter: String?
     @Option(help: "Samples per second and thread.") var hz = 1000
@@ -53,7 +53,7 @@ struct ProfileCommand: ParsableCommand {
 
     var sceneName: String? {
         let n = target.hasPrefix("scene/") ? String(target.dropFirst("scene/".count)) : target
-        return Scenes.names.contains(n) ? n : nil
+        return Scenes.path(n) != nil ? n : nil
     }
 
     func run() throws {
@@ -244,10 +244,8 @@ struct ProfiledScene {
     }
 
     func frames() throws -> (setup: [Op], frames: [Frame]) {
-        guard let d = Scenes.definitions.first(where: { $0.name == name }),
-              let script = Scenes.script(name, frames: d.quickFrames) else {
-            throw ValidationError("no scene named \(name)")
-        }
+        let program = try Scenes.load(name)
+        let script = program.script(frames: program.quickFrames)
         var setup: [Op] = []
         var frames: [Frame] = []
         var current: [(name: String, ops: [Op])] = []

@@ -27,6 +27,9 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Skip the callgrind and malloc counts.") var noCounts = false
     @Flag(inversion: .prefixedNo, help: "Write each scene's player beside the report (OUT.player-SCENE.html), linked from it.")
     var players = true
+    @Option(name: .customLong("scene"), help: ArgumentHelp("A scene file or a built-in scene to time (repeatable). Without --suite only the scenes run.", valueName: "file"))
+    var sceneFiles: [String] = []
+    @OptionGroup var sceneOptions: SceneOptions
     @Argument(parsing: .postTerminator, help: "Google Benchmark flags.") var googleBenchmarkFlags: [String] = []
 
     func validate() throws {
@@ -39,7 +42,9 @@ struct RunCommand: ParsableCommand {
 
     func run() throws {
         let started = Date()
-        let chosen = suites.isEmpty ? Catalog.suites : suites
+        let chosen = suites.isEmpty ? (sceneFiles.isEmpty ? Catalog.suites : []) : suites
+        // Scene files are read (and any problem reported) before anything runs.
+        let programs = try sceneOptions.load(sceneFiles + (chosen.contains("scenes") ? Scenes.defaultNames : []))
         let reps = repetitions ?? (quick ? 3 : 9)
         let minTime = self.minTime ?? (quick ? 0.01 : 0.05)
         let cases = try Catalog.select(suites: chosen, quick: quick, filter: filter)
@@ -78,55 +83,27 @@ struct RunCommand: ParsableCommand {
 
         // 3. Frame-time scenes.
         var scenes: [SceneResult] = []
-        if chosen.contains("scenes") {
+        do {
             let re = try filter.map { try NSRegularExpression(pattern: $0) }
-            for name in Scenes.names {
-                let full = "scene/\(name)"
-                if let re, re.firstMatch(in: full, range: NSRange(full.startIndex..., in: full)) == nil { continue }
-                progress("scene \(name)\(quick ? " (quick)" : "")")
-                do {
-                    let recorder = players ? PlayerRecorder(scene: name, description: Scenes.definitions.first { $0.name == name }?.description ?? "",
-                                                            expectedFrames: Scenes.frames(name, quick: quick) ?? 1) : nil
-                    var result = try Scenes.run(name, quick: quick, player: recorder) { progress("  \(name): \($0)") }
-                    if let recorder {
-                        let path = playerPath(name)
-                        try recorder.document().write(to: path)
-                        result.player = URL(fileURLWithPath: path).lastPathComponent
-                        progress("  \(name): player \(path)")
-                    }
-                    scenes.append(result)
-                } catch {
-                    warnings.append("scene \(name) failed: \(error)")
-                }
+            let selected = programs.filter { p in
+                let full = "scene/\(p.name)"
+                return re.map { $0.firstMatch(in: full, range: NSRange(full.startIndex..., in: full)) != nil } ?? true
             }
+            scenes = try sceneOptions.run(selected, quick: quick, playerPath: players ? playerPath : nil, warnings: &warnings)
         }
 
         // 4. Deterministic counts.
         var counts: [CountResult] = []
-        if !noCounts {
+        if !noCounts && !chosen.filter({ $0 != "scenes" }).isEmpty {
             counts = try countAll(quick: quick, warnings: &warnings)
         }
 
-        let machine = MachineFingerprint.current(googleBenchmarkBuildType: buildType)
-        if !machine.cpuFlags.contains("avx2") { warnings.append("this CPU reports no AVX2: the haswell build cannot be timed here") }
         let options = RunOptions(quick: quick, suites: chosen, filter: filter, repetitions: reps, minTime: minTime,
                                  googleBenchmarkArguments: gbArguments)
-        let block = StrataBlock(createdAt: ISO8601DateFormatter().string(from: started), machine: machine, options: options,
-                                benchmarks: summaries, growth: ReportBuilder.growth(summaries), scenes: scenes,
-                                counts: counts, handTimedCheck: handCheck, warnings: warnings)
-        let data = try ReportBuilder.document(document, strata: block)
-        let url = URL(fileURLWithPath: out)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try data.write(to: url, options: .atomic)
-        let htmlPath = html ?? (out.hasSuffix(".json") ? String(out.dropLast(5)) + ".html" : out + ".html")
-        try writeHTML(block, document, baseline: nil, comparison: nil, to: htmlPath)
-
-        print("")
-        print(Headline.markdown(block))
-        for w in warnings { print("warning: \(w)") }
+        try writeRunReport(started: started, document: document, buildType: buildType, options: options, summaries: summaries,
+                           scenes: scenes, counts: counts, handCheck: handCheck, warnings: warnings, out: out, html: html)
         let failed = summaries.filter { $0.error != nil }
         for f in failed { print("FAILED \(f.name): \(f.error ?? "")") }
-        progress("wrote \(out) and \(htmlPath) in \(Int(Date().timeIntervalSince(started))) s")
         if !failed.isEmpty || warnings.contains(where: { $0.hasPrefix("scene ") && $0.contains(" failed") }) {
             throw ExitCode(3)
         }
@@ -135,7 +112,7 @@ struct RunCommand: ParsableCommand {
     /// The player of scene `name`, beside the JSON report: `latest.json` -> `latest.player-app-10k.html`.
     func playerPath(_ name: String) -> String {
         let base = out.hasSuffix(".json") ? String(out.dropLast(5)) : out
-        return "\(base).player-\(name).html"
+        return "\(base).player-\(name.replacingOccurrences(of: "/", with: "-")).html"
     }
 
     /// `frame/opacity/shared/basic/10000` (or the first frame case that ran) timed with a
@@ -189,6 +166,29 @@ struct RunCommand: ParsableCommand {
                                bytesAllocatedPerItem: a.bytes)
         }
     }
+}
+
+/// Writes the JSON report (Google Benchmark's document plus the `strata` block) and the HTML
+/// beside it, and prints the headline: `run` and `stress` end here.
+func writeRunReport(started: Date, document: [String: Any], buildType: String, options: RunOptions, summaries: [BenchmarkSummary],
+                    scenes: [SceneResult], counts: [CountResult], handCheck: HandTimedCheck?, warnings: [String],
+                    out: String, html: String?) throws {
+    var warnings = warnings
+    let machine = MachineFingerprint.current(googleBenchmarkBuildType: buildType)
+    if !machine.cpuFlags.contains("avx2") { warnings.append("this CPU reports no AVX2: the haswell build cannot be timed here") }
+    let block = StrataBlock(createdAt: ISO8601DateFormatter().string(from: started), machine: machine, options: options,
+                            benchmarks: summaries, growth: ReportBuilder.growth(summaries), scenes: scenes,
+                            counts: counts, handTimedCheck: handCheck, warnings: warnings)
+    let data = try ReportBuilder.document(document, strata: block)
+    let url = URL(fileURLWithPath: out)
+    try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try data.write(to: url, options: .atomic)
+    let htmlPath = html ?? (out.hasSuffix(".json") ? String(out.dropLast(5)) + ".html" : out + ".html")
+    try writeHTML(block, document, baseline: nil, comparison: nil, to: htmlPath)
+    print("")
+    print(Headline.markdown(block))
+    for w in warnings { print("warning: \(w)") }
+    progress("wrote \(out) and \(htmlPath) in \(Int(Date().timeIntervalSince(started))) s")
 }
 
 /// A progress line on stderr (the console table is on stdout).

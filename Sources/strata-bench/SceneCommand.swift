@@ -8,17 +8,94 @@ import StrataPicture
 struct SceneCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "scene",
-        abstract: "Pictures and a player of a frame-time scene.",
-        discussion: "Scenes: \(Scenes.names.joined(separator: ", ")).",
-        subcommands: [SceneRenderCommand.self, ScenePlayerCommand.self])
+        abstract: "Check, describe, picture and play scene files.",
+        discussion: """
+        A scene is a JSON file (format: Benchmarks/Scenes/README.md; schema: Benchmarks/Scenes/scene.schema.json), \
+        or the name of a built-in one: \(Scenes.names.joined(separator: ", ")) (in \(Scenes.directory)).
+        """,
+        subcommands: [SceneValidateCommand.self, SceneInfoCommand.self, SceneListCommand.self,
+                      SceneRenderCommand.self, ScenePlayerCommand.self])
 }
 
-/// The scene named, or a usage error listing the scenes.
+/// The scene named (built-in) or a file, or a usage error listing the built-in scenes.
 private func sceneName(_ name: String) throws -> String {
-    guard Scenes.names.contains(name) else {
-        throw ValidationError("no scene named '\(name)'; scenes: \(Scenes.names.joined(separator: ", "))")
+    guard Scenes.path(name) != nil else {
+        throw ValidationError("no scene '\(name)': not a file, and not a built-in scene (\(Scenes.names.joined(separator: ", ")))")
     }
     return name
+}
+
+/// `strata-bench scene validate FILE...`
+struct SceneValidateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "validate",
+        abstract: "Check scene files: every problem as FILE:LINE:COLUMN: /json/pointer: message.",
+        discussion: """
+        Reads each file as `run --scene` would (with the parameters given) and builds its tree, without \
+        running it. Prints one line per valid file and, on standard error, one line per problem.
+        Exit status: 0 every file valid, 65 a problem in a file, 66 a file missing, 64 usage.
+        """)
+
+    @Argument(help: "Scene files (or built-in scene names).") var files: [String]
+    @OptionGroup var sceneOptions: SceneOptions
+
+    func run() throws {
+        var failed: Int32 = 0
+        for f in files {
+            do {
+                let p = try sceneOptions.load([f])[0]
+                print("\(Scenes.path(f) ?? f): valid: \(p.name), \(p.layers + 1) layers, depth \(p.depth), \(p.frames) frames")
+            } catch let e as ExitCode {
+                failed = max(failed, e.rawValue)
+            }
+        }
+        if failed != 0 { throw ExitCode(failed) }
+    }
+}
+
+/// `strata-bench scene info FILE`
+struct SceneInfoCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "info",
+        abstract: "What a scene builds and does per frame: layers, depth, parameters, changes and animations per frame.",
+        discussion: "Exit status: 0, 65 a problem in the file, 66 no such file, 64 usage.")
+
+    @Argument(help: "A scene file or a built-in scene name.") var file: String
+    @OptionGroup var sceneOptions: SceneOptions
+
+    func run() throws {
+        let p = try sceneOptions.load([file])[0]
+        let f = p.perFrame
+        func n(_ x: Double) -> String { x == x.rounded() ? String(Int(x)) : String(format: "%.2f", x) }
+        print("\(p.name): \(p.description)")
+        print("  file:        \(Scenes.path(file) ?? file)")
+        print("  layers:      \(p.layers + 1) (root included), depth \(p.depth)")
+        print("  frames:      \(p.frames) (quick \(p.quickFrames)), after \(p.warmupFrames) warm-up frames, \(n(1 / p.interval)) per second")
+        print("  per frame:   \(n(f.changes)) property changes (\(n(f.implicit)) with actions enabled), \(n(f.explicit)) explicit animations, \(n(f.moves)) subtree moves")
+        print("  animations started per frame: up to \(n(f.implicit + f.explicit)) (implicit changes find their action by lookup)")
+        if p.parameters.isEmpty {
+            print("  parameters:  none")
+        } else {
+            print("  parameters (--param NAME=VALUE):")
+            for q in p.parameters {
+                let range = [q.minimum.map { "min \(n($0))" }, q.maximum.map { "max \(n($0))" }].compactMap { $0 }.joined(separator: ", ")
+                print("    \(q.name) = \(n(q.value))\(q.value != q.defaultValue ? " (default \(n(q.defaultValue)))" : "")\(range.isEmpty ? "" : " [\(range)]")\(q.description.isEmpty ? "" : ": \(q.description)")")
+            }
+        }
+    }
+}
+
+/// `strata-bench scene list`
+struct SceneListCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "The built-in scenes and what each does.")
+
+    func run() throws {
+        print("built-in scenes in \(Scenes.directory) (* run by default):")
+        for name in Scenes.names {
+            let d = (try? Scenes.load(name)).map { "\($0.layers + 1) layers: \($0.description)" } ?? "(does not load: `strata-bench scene validate \(name)`)"
+            print("  \(Scenes.defaultNames.contains(name) ? "*" : " ") \(name): \(d)")
+        }
+    }
 }
 
 /// `strata-bench scene render SCENE --at T [--at T ...] --out DIR`
@@ -34,7 +111,8 @@ struct SceneRenderCommand: ParsableCommand {
         geometry), 1 a file could not be written.
         """)
 
-    @Argument(help: "The scene: \(Scenes.names.joined(separator: ", ")).") var scene: String
+    @Argument(help: "A scene file or a built-in scene: \(Scenes.names.joined(separator: ", ")).") var scene: String
+    @OptionGroup var sceneOptions: SceneOptions
     @Option(name: .customLong("at"), help: "Media time in seconds (repeatable).") var times: [Double] = []
     @Option(help: "Directory for the pictures.") var out: String
     @Option(help: "png, svg or both.") var format = "both"
@@ -57,8 +135,9 @@ struct SceneRenderCommand: ParsableCommand {
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
         var failure: Error?
         let started = Date()
-        try Scenes.snapshots(scene, at: times) { t, snapshot in
-            let base = (out as NSString).appendingPathComponent("\(scene)-at-\(String(format: "%.3f", t))")
+        let program = try sceneOptions.load([scene])[0]
+        try Scenes.snapshots(program, at: times) { t, snapshot in
+            let base = (out as NSString).appendingPathComponent("\(program.name)-at-\(String(format: "%.3f", t))")
             do {
                 var notes = PictureNotes()
                 if format != "svg" { notes = try Picture.writePNG(snapshot, to: base + ".png", options: options) }
@@ -72,7 +151,7 @@ struct SceneRenderCommand: ParsableCommand {
                 FileHandle.standardError.write(Data("scene render: t = \(t) s: \(error)\n".utf8))
             }
         }
-        progress("rendered \(times.count) time(s) of \(scene) in \(String(format: "%.1f", Date().timeIntervalSince(started))) s")
+        progress("rendered \(times.count) time(s) of \(program.name) in \(String(format: "%.1f", Date().timeIntervalSince(started))) s")
         if let failure {
             throw ExitCode(failure is PictureError ? 65 : 1)
         }
@@ -100,7 +179,8 @@ struct ScenePlayerCommand: ParsableCommand {
         Exit status: 0 written, 64 usage, 3 the scene failed, 1 the file could not be written.
         """)
 
-    @Argument(help: "The scene: \(Scenes.names.joined(separator: ", ")).") var scene: String
+    @Argument(help: "A scene file or a built-in scene: \(Scenes.names.joined(separator: ", ")).") var scene: String
+    @OptionGroup var sceneOptions: SceneOptions
     @Option(help: "Where the page goes.") var out: String
     @Option(help: "Frames to run (default: the scene's own count; --quick: its short run).") var frames: Int?
     @Flag(help: "The scene's short run.") var quick = false
@@ -115,15 +195,16 @@ struct ScenePlayerCommand: ParsableCommand {
     }
 
     func run() throws {
-        let total = frames ?? Scenes.frames(scene, quick: quick) ?? 1
-        let recorder = PlayerRecorder(scene: scene, description: Scenes.definitions.first { $0.name == scene }?.description ?? "",
+        let program = try sceneOptions.load([scene])[0]
+        let total = frames ?? (quick ? program.quickFrames : program.frames)
+        let recorder = PlayerRecorder(scene: program.name, description: program.description,
                                       expectedFrames: total, byteBudget: maxBytes, sampleTarget: sample)
-        progress("running \(scene) for \(total) frames, recording its player")
+        progress("running \(program.name) for \(total) frames, recording its player")
         let result: SceneResult
         do {
-            result = try Scenes.run(scene, quick: quick, frames: total, player: recorder) { progress("  \(scene): \($0)") }
+            result = try Scenes.run(program, SceneRunSettings(quick: quick, frames: total), player: recorder) { progress("  \(program.name): \($0)") }
         } catch {
-            FileHandle.standardError.write(Data("scene player: \(scene) failed: \(error)\n".utf8))
+            FileHandle.standardError.write(Data("scene player: \(program.name) failed: \(error)\n".utf8))
             throw ExitCode(3)
         }
         let document = recorder.document()

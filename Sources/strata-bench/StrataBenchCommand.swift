@@ -11,7 +11,7 @@ struct StrataBenchCommand: ParsableCommand {
         commandName: "strata-bench",
         abstract: "Times Strata's commits, action lookups, per-frame evaluation and large trees on Google Benchmark.",
         subcommands: [RunCommand.self, ListCommand.self, CompareCommand.self, ReportCommand.self, MergeCommand.self, ProfileCommand.self,
-                      SceneCommand.self, SoakCommand.self, LimitsCommand.self, CountWorker.self],
+                      SceneCommand.self, StressCommand.self, SoakCommand.self, LimitsCommand.self, CountWorker.self],
         defaultSubcommand: RunCommand.self)
 }
 
@@ -69,7 +69,7 @@ struct ListCommand: ParsableCommand {
             print("\(c.name)\t\(c.items) \(c.item)\(c.items == 1 ? "" : "s")")
         }
         if chosen.contains("scenes") {
-            for s in Scenes.names { print("scene/\(s)") }
+            for s in Scenes.defaultNames { print("scene/\(s)") }
         }
     }
 }

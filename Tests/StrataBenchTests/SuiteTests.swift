@@ -174,7 +174,8 @@ final class SuiteTests: XCTestCase {
         let layersHere = StrataEngine.layerCount
         let result = try Scenes.run("app-10k", quick: true)
         XCTAssertEqual(StrataEngine.layerCount, layersHere, "the scene ran on an engine of its own")
-        XCTAssertEqual(result.frames, Scenes.definitions[0].quickFrames)
+        XCTAssertEqual(result.frames, try Scenes.load("app-10k").quickFrames)
+        XCTAssertEqual(result.frames, 200)
         XCTAssertEqual(result.warmupFrames, 30)
         XCTAssertEqual(result.layers, 10_101)
         XCTAssertGreaterThan(result.p50, 0)

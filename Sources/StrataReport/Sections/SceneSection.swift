@@ -7,6 +7,7 @@ enum SceneSection {
         guard !block.scenes.isEmpty else { return nil }
         var html = paragraph("Scripted app frame loops timed frame by frame (the app's changes, commit, render, the render snapshot a renderer takes, end of frame). Budgets: 16.67 ms at 60 Hz, 8.33 ms at 120 Hz.")
         var charts: [Chart] = []
+        html += variantTables(block.scenes)
         for scene in block.scenes {
             let base = "scene-\(Escape.id(scene.name))"
             var sceneCharts: [Chart] = []
@@ -36,6 +37,27 @@ enum SceneSection {
             charts += sceneCharts + (timeline.map { [$0] } ?? [])
         }
         return Section(id: "scenes", title: "Frame-time scenes", html: html, charts: charts)
+    }
+
+    /// A scene run under several engines or lookup strategies: the variants side by side,
+    /// each against the first.
+    static func variantTables(_ scenes: [SceneResult]) -> String {
+        var html = ""
+        for (scene, runs) in Headline.variants(scenes) {
+            let first = runs[0]
+            var t = Table([Table.Column("run"), Table.Column("engine"), Table.Column("strategy")]
+                          + ["p50", "p90", "p99", "p99.9", "max", "hitch", "p50 / first", "p99 / first"].map { Table.Column($0, numeric: true) })
+            for r in runs {
+                t.add([.markup("<a href=\"#scene-\(Escape.id(r.name))\">\(Escape.text(r.name))</a>"), .text(r.engine ?? "fast"), .text(r.strategy ?? "")]
+                      + [Format.ms(r.p50), Format.ms(r.p90), Format.ms(r.p99), Format.ms(r.p999), Format.ms(r.max),
+                         String(format: "%.1f ms/s", r.hitchMsPerSecond.isFinite ? r.hitchMsPerSecond : 0),
+                         String(format: "%.2fx", r.p50 / max(first.p50, 1e-9)), String(format: "%.2fx", r.p99 / max(first.p99, 1e-9))]
+                        .map { Table.Cell.text($0) })
+            }
+            html += "<h3>\(Escape.text(scene)): side by side</h3>" + t.html
+            html += paragraph("Each run on an engine of its own, one after another in this order; the ratios are against the first run. Runs of one process can drift (caches, the other core's load): repeat or reorder to check a small difference.", cls: "note")
+        }
+        return html
     }
 
     /// The scene's figures as a row of small stat boxes.

@@ -1,0 +1,93 @@
+import Foundation
+
+/// A thread of its own for one engine (engines and transaction stacks are per thread): work
+/// handed to `sync` runs there, one piece at a time, while the caller waits. Scenes run
+/// side by side (engines, lookup strategies) each keep such a thread, so their frames can
+/// be interleaved.
+public final class EngineThread: @unchecked Sendable {
+    private let start = DispatchSemaphore(value: 0)
+    private let done = DispatchSemaphore(value: 0)
+    private var job: (() -> Void)?
+    private var thread: Thread?
+
+    public init(name: String, stackSize: Int = 16 << 20) {
+        let t = Thread { [unowned self] in
+            while true {
+                self.start.wait()
+                guard let job = self.job else { self.done.signal(); return }
+                job()
+                self.job = nil
+                self.done.signal()
+            }
+        }
+        t.stackSize = stackSize
+        t.name = name
+        thread = t
+        t.start()
+    }
+
+    /// Runs `body` on this thread and returns what it returns (or rethrows).
+    public func sync<T>(_ body: @escaping () throws -> T) throws -> T {
+        var outcome: Result<T, Error>?
+        job = { outcome = Result { try body() } }
+        start.signal()
+        done.wait()
+        return try outcome!.get()
+    }
+
+    /// Ends the thread (its engine is released with it).
+    public func stop() {
+        guard thread != nil else { return }
+        job = nil
+        start.signal()
+        done.wait()
+        thread = nil
+    }
+
+    deinit { stop() }
+}
+
+/// One run of a scene, advanced a frame at a time (on its own engine thread).
+public protocol SceneStepping: AnyObject {
+    /// The run's name in the report.
+    var label: String { get }
+    /// Frames in all: warm-up and timed.
+    var totalFrames: Int { get }
+    /// Builds the tree.
+    func setUp() throws
+    /// Generates, applies and (after the warm-up) times frame `f`.
+    func frame(_ f: Int) throws
+    /// The figures; ends the run and releases its engine.
+    func finish() throws -> SceneResult
+}
+
+/// Runs scenes side by side: every run's frame f before any run's frame f + 1, the order of
+/// the runs rotated each frame, so drift over the process's life (caches, clock, the other
+/// core's load) falls on every run alike.
+public enum SceneInterleaver {
+    public static func run(_ runs: [SceneStepping], progress: (String) -> Void = { _ in }) -> [Result<SceneResult, Error>] {
+        var failed = [Error?](repeating: nil, count: runs.count)
+        for (i, r) in runs.enumerated() {
+            do { try r.setUp() } catch { failed[i] = error }
+        }
+        let frames = runs.map(\.totalFrames).max() ?? 0
+        let started = DispatchTime.now().uptimeNanoseconds
+        var last = started
+        for f in 0..<frames {
+            for k in 0..<runs.count {
+                let i = (k + f) % runs.count
+                guard failed[i] == nil, f < runs[i].totalFrames else { continue }
+                do { try runs[i].frame(f) } catch { failed[i] = error }
+            }
+            let now = DispatchTime.now().uptimeNanoseconds
+            if now &- last > 2_000_000_000 {
+                last = now
+                progress("frame \(f + 1) of \(frames)\(runs.count > 1 ? " (each of \(runs.count) runs)" : ""), \(String(format: "%.1f", Double(now &- started) / 1e9)) s")
+            }
+        }
+        return runs.enumerated().map { i, r in
+            if let e = failed[i] { _ = try? r.finish(); return .failure(e) }
+            return Result { try r.finish() }
+        }
+    }
+}

@@ -1,0 +1,143 @@
+import ArgumentParser
+import Foundation
+import StrataBench
+import StrataBenchReference
+import StrataBenchSuites
+import StrataPicture
+import StrataScript
+
+/// The scene options `run` and `stress` share: which engines and lookup strategies a scene
+/// runs under, its parameters, and reading scene files with problems reported as a compiler
+/// reports them.
+struct SceneOptions: ParsableArguments {
+    @Option(name: .customLong("param"), help: ArgumentHelp("A scene parameter, NAME=VALUE (repeatable); `strata-bench scene info FILE` lists them.", valueName: "name=value"))
+    var params: [String] = []
+    @Option(help: ArgumentHelp("Lookup strategies to run each scene under, side by side: chain, interned, cached (comma-separated). Default: the engine's own (interned).", valueName: "list"))
+    var strategy: String?
+    @Option(help: ArgumentHelp("Engines to run each scene on, side by side: fast, reference (comma-separated). Default: fast.", valueName: "list"))
+    var engine: String?
+
+    static let strategies = ["chain", "interned", "cached"]
+    static let engines = ["fast", "reference"]
+
+    func validate() throws {
+        _ = try parameters()
+        _ = try strategies()
+        _ = try engines()
+    }
+
+    func parameters() throws -> [String: Double] {
+        var out: [String: Double] = [:]
+        for p in params {
+            let parts = p.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, !parts[0].isEmpty, let v = Double(parts[1].replacingOccurrences(of: "_", with: "")), v.isFinite else {
+                throw ValidationError("--param '\(p)': expected NAME=NUMBER")
+            }
+            out[parts[0]] = v
+        }
+        return out
+    }
+
+    func list(_ s: String?, _ known: [String], _ flag: String) throws -> [String]? {
+        guard let s else { return nil }
+        let items = s.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        guard !items.isEmpty else { throw ValidationError("--\(flag): expected one or more of \(known.joined(separator: ", "))") }
+        for i in items where !known.contains(i) {
+            throw ValidationError("--\(flag) '\(i)': expected \(known.joined(separator: ", "))")
+        }
+        return items
+    }
+
+    func strategies() throws -> [String]? { try list(strategy, Self.strategies, "strategy") }
+    func engines() throws -> [String]? { try list(engine, Self.engines, "engine") }
+
+    /// Reads every scene before anything runs: a problem in any of them stops the command
+    /// (exit 65) with one `FILE:LINE:COLUMN: pointer: message` line per problem; an unknown
+    /// `--param` is a usage error (64).
+    func load(_ names: [String]) throws -> [SceneProgram] {
+        let params = try parameters()
+        var programs: [SceneProgram] = []
+        var failed = false
+        for n in names {
+            guard let path = Scenes.path(n) else {
+                FileHandle.standardError.write(Data("\(n): no such scene file, and not a built-in scene (\(Scenes.names.joined(separator: ", ")))\n".utf8))
+                throw ExitCode(66)
+            }
+            // Parameters a scene does not have are usage errors, unless another scene given has them.
+            let known = Set(SceneLoader.parameterNames(path: path))
+            let mine = params.filter { known.contains($0.key) }
+            do {
+                programs.append(try SceneLoader.load(path: path, parameters: mine))
+            } catch let e as SceneLoadError {
+                FileHandle.standardError.write(Data((e.description + "\n").utf8))
+                failed = true
+            }
+        }
+        let everyKnown = Set(names.compactMap(Scenes.path).flatMap { SceneLoader.parameterNames(path: $0) })
+        for k in params.keys where !everyKnown.contains(k) {
+            throw ValidationError("--param \(k): no scene given has that parameter (\(everyKnown.isEmpty ? "they have none" : everyKnown.sorted().joined(separator: ", ")))")
+        }
+        if failed { throw ExitCode(65) }
+        return programs
+    }
+
+    /// Runs every scene under every engine and strategy asked for, named
+    /// `scene[/engine][/strategy]` by the options given. The runs of one scene go side by
+    /// side, their frames interleaved (`SceneInterleaver`), so the comparison is paired frame
+    /// by frame. The reference engine always walks the literal chain: it runs once, whatever
+    /// the strategies. A failure is a warning (and the caller's exit 3); the other runs go on.
+    func run(_ programs: [SceneProgram], quick: Bool, frames: Int? = nil, playerPath: ((String) -> String)?,
+             warnings: inout [String]) throws -> [SceneResult] {
+        let engines = try engines()
+        let strategies = try strategies()
+        var results: [SceneResult] = []
+        for p in programs {
+            var runs: [SceneStepping] = []
+            var players: [(PlayerRecorder, String)] = []
+            let count = frames ?? (quick ? p.quickFrames : p.frames)
+            for engine in engines ?? ["fast"] {
+                let mine: [String?] = engine == "reference" ? [nil] : strategies.map { $0.map(Optional.some) } ?? [nil]
+                for strategy in mine {
+                    var label = p.name
+                    if engines != nil { label += "/\(engine)" }
+                    if let strategy { label += "/\(strategy)" }
+                    let settings = SceneRunSettings(quick: quick, frames: frames, strategy: strategy, label: label)
+                    do {
+                        if engine == "reference" {
+                            runs.append(try ReferenceScenes.makeRun(p, settings))
+                        } else {
+                            var recorder: PlayerRecorder?
+                            if let playerPath {
+                                let r = PlayerRecorder(scene: label, description: p.description, expectedFrames: count)
+                                players.append((r, playerPath(label)))
+                                recorder = r
+                            }
+                            runs.append(try Scenes.makeRun(p, settings, player: recorder))
+                        }
+                    } catch {
+                        warnings.append("scene \(label) failed: \(error)")
+                    }
+                }
+            }
+            guard !runs.isEmpty else { continue }
+            progress("scene \(p.name)\(quick ? " (quick)" : ""): \(p.layers + 1) layers, \(count) frames after \(p.warmupFrames) warm-up frames"
+                     + (runs.count > 1 ? "; \(runs.count) runs side by side, frames interleaved: \(runs.map(\.label).joined(separator: ", "))" : ""))
+            let outcomes = SceneInterleaver.run(runs) { progress("  \(p.name): \($0)") }
+            for (run, outcome) in zip(runs, outcomes) {
+                switch outcome {
+                case .success(var result):
+                    if let (recorder, path) = players.first(where: { $0.0.scene == run.label }) {
+                        try recorder.document().write(to: path)
+                        result.player = URL(fileURLWithPath: path).lastPathComponent
+                        progress("  \(run.label): player \(path)")
+                    }
+                    progress(String(format: "  %@: p50 %.3f ms, p99 %.3f ms", run.label, result.p50, result.p99))
+                    results.append(result)
+                case .failure(let error):
+                    warnings.append("scene \(run.label) failed: \(error)")
+                }
+            }
+        }
+        return results
+    }
+}
