@@ -29,7 +29,7 @@ let package = Package(
         .target(name: "StrataSnapshot", dependencies: ["StrataGeometry"], swiftSettings: release),
         .target(
             name: "Strata",
-            dependencies: ["StrataGeometry", "StrataSnapshot", .product(name: "Logging", package: "swift-log"),
+            dependencies: ["StrataGeometry", "StrataSnapshot", "StrataScript", .product(name: "Logging", package: "swift-log"),
                            .product(name: "HeapModule", package: "swift-collections")],
             swiftSettings: release
         ),
@@ -92,13 +92,16 @@ let package = Package(
         .executableTarget(
             name: "strata-bench",
             dependencies: ["StrataBench", "StrataBenchSuites", "StrataBenchReference", "StrataReport", "StrataProfiler", "StrataPicture",
+                           "StrataDifferential",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: release
         ),
         .testTarget(
             name: "StrataTests",
-            dependencies: ["Strata", "CAllocationCounter"],
-            swiftSettings: [.swiftLanguageMode(.v5)]
+            dependencies: ["Strata", "CAllocationCounter", "StrataDifferential", "StrataScript"],
+            // StrataDifferential links both engines; members of the reference engine's
+            // extensions stay out of files that do not import it.
+            swiftSettings: [.swiftLanguageMode(.v5), .enableUpcomingFeature("MemberImportVisibility")]
         ),
         .testTarget(name: "StrataProfilerTests", dependencies: ["StrataProfiler", "CSampler"],
                     swiftSettings: [.swiftLanguageMode(.v5)]),

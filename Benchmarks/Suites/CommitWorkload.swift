@@ -23,6 +23,8 @@ enum CommitVariant: String, CaseIterable {
     case actionsDictionary = "actions-dictionary"
     /// Every change in its own nested transaction inside the outer one.
     case nested
+    /// `implicit` with the engine recorded (`StrataRecording`): what recording costs a change.
+    case recorded
 
     var properties: Int { self == .implicit3 ? 3 : 1 }
     var animates: Bool { self != .disableActions && self != .hostView }
@@ -78,7 +80,7 @@ func makeCommitWorkload(_ v: CommitVariant, n: Int) throws -> Workload {
         let opacity: Float = on ? 0.5 : 1
         CATransaction.begin()
         switch v {
-        case .implicit, .hostView, .actionsDictionary:
+        case .implicit, .hostView, .actionsDictionary, .recorded:
             for l in layers { l.opacity = opacity }
         case .implicit3:
             let x = on ? 10.0 : 0
@@ -101,8 +103,15 @@ func makeCommitWorkload(_ v: CommitVariant, n: Int) throws -> Workload {
         CATransaction.commit()
     }
     let reset = {
+        #if !STRATA_REFERENCE
+        // A recording per iteration, begun and ended outside the timed run.
+        if v == .recorded { _ = try? StrataRecording.end() }
+        #endif
         t += 1000
         renderer.renderFrame(atTime: t)
+        #if !STRATA_REFERENCE
+        if v == .recorded { StrataRecording.begin() }
+        #endif
     }
 
     // Precondition: one run starts exactly the animations the variant implies, and they
@@ -124,5 +133,30 @@ func makeCommitWorkload(_ v: CommitVariant, n: Int) throws -> Workload {
     }
     reset()
     try BenchmarkError.check(StrataEngine.activeAnimationCount == before, "commit/\(v.rawValue)/\(n): animations left after reset")
-    return Workload(retaining: [root, renderer, layers as AnyObject, views as AnyObject], reset: reset, run: run)
+    #if !STRATA_REFERENCE
+    if v == .recorded {
+        run()
+        let r = try StrataRecording.end()
+        // After the tree as it was at `begin` (made, then a frame): the run's changes.
+        let ops = r?.operations ?? []
+        let first = ops.firstIndex { if case .frame = $0 { return true }; return false } ?? -1
+        let sets = ops[(first + 1)...].filter { if case .set = $0 { return true }; return false }.count
+        try BenchmarkError.check(sets == n, "commit/recorded/\(n): \(sets) changes recorded, expected \(n)")
+        reset()
+        try BenchmarkError.check(StrataRecording.isRecording, "commit/recorded/\(n): not recording after reset")
+    }
+    #endif
+    var retained: [AnyObject] = [root, renderer, layers as AnyObject, views as AnyObject]
+    #if !STRATA_REFERENCE
+    if v == .recorded { retained.append(RecordingGuard()) }
+    #endif
+    return Workload(retaining: retained, reset: reset, run: run)
 }
+
+#if !STRATA_REFERENCE
+/// Ends the thread's recording when the `recorded` fixture is released, so later fixtures
+/// of the thread run unrecorded.
+final class RecordingGuard {
+    deinit { _ = try? StrataRecording.end() }
+}
+#endif

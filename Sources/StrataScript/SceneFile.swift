@@ -242,9 +242,12 @@ public struct SceneProgram: Sendable {
     var cursors: [Int]
     var attached: [Bool]
     var completions = 0
+    /// A recording's frames, replayed as recorded (`frame(_:)` cycles through them).
+    var recordedFrames: [[Op]]?
 
     /// Media time of frame `f` (the set-up frame is at 0).
     public func time(ofFrame f: Int) -> Double {
+        if let r = recordedFrames, let last = r[f % r.count].last, case let .frame(t) = last { return t }
         if let frameInterval { return Double(f + 1) * frameInterval }
         return Double(f + 1) / (framesPerSecond ?? 60)
     }
@@ -274,6 +277,7 @@ public struct SceneProgram: Sendable {
     /// The operations of frame `f` (frames are generated in order: 0, 1, 2 ...), ending in
     /// the `.frame` op at `time(ofFrame: f)`.
     public mutating func frame(_ f: Int) -> [Op] {
+        if let r = recordedFrames { return r[f % r.count] }
         var ops: [Op] = []
         for (s, step) in steps.enumerated() where f % step.every == 0 {
             switch step {

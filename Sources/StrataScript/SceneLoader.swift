@@ -35,6 +35,10 @@ public enum SceneLoader {
             let (line, column) = SyntaxPosition.of(e.offset, in: bytes)
             throw SceneLoadError(file: file, problems: [SceneProblem(line: line, column: column, pointer: "", message: e.message)])
         }
+        if case .object(let ms) = document.root.value, let f = ms.first(where: { $0.key == "format" }),
+           case .string(Recording.format) = f.value.value {
+            return try loadRecording(bytes: bytes, document: document, file: file, parameters: parameters)
+        }
         let reader = SceneReader(document: document, overrides: parameters, limits: limits, file: file)
         let program = reader.read()
         guard reader.problems.isEmpty, let program else {
@@ -44,6 +48,58 @@ public enum SceneLoader {
                                  ? [SceneProblem(line: 1, column: 1, pointer: "", message: "not a scene")] : sorted.map(\.element))
         }
         return program
+    }
+
+    /// A recording (`Recording`), read with Codable; a problem is placed at the field its
+    /// coding path names.
+    static func loadRecording(bytes: [UInt8], document: JSONDocument, file: String, parameters: [String: Double]) throws -> SceneProgram {
+        func fail(_ path: [CodingKey], _ message: String) -> SceneLoadError {
+            var node = document.root
+            var pointer = ""
+            for key in path {
+                switch node.value {
+                case .object(let ms):
+                    guard let m = ms.first(where: { $0.key == key.stringValue }) else { break }
+                    node = m.value
+                    pointer += "/" + key.stringValue
+                case .array(let items):
+                    guard let i = key.intValue, i < items.count else { break }
+                    node = items[i]
+                    pointer += "/\(i)"
+                default: break
+                }
+            }
+            let (line, column) = document.position(of: node.offset)
+            return SceneLoadError(file: file, problems: [SceneProblem(line: line, column: column, pointer: pointer, message: message)])
+        }
+        if let k = parameters.keys.first { throw fail([], "--param \(k): a recording has no parameters") }
+        let r: Recording
+        do {
+            r = try JSONDecoder().decode(Recording.self, from: Data(bytes))
+        } catch DecodingError.typeMismatch(_, let c), DecodingError.valueNotFound(_, let c) {
+            throw fail(c.codingPath, "expected another type: \(c.debugDescription)")
+        } catch DecodingError.keyNotFound(let key, let c) {
+            throw fail(c.codingPath, "missing \"\(key.stringValue)\"")
+        } catch DecodingError.dataCorrupted(let c) {
+            throw fail(c.codingPath, c.debugDescription)
+        }
+        guard r.version == Recording.version else { throw fail([], "recording version \(r.version); this strata-bench reads \(Recording.version)") }
+        return try SceneProgram(recording: r, file: file)
+    }
+
+    /// Reads a recording file for `scene check`.
+    public static func recording(path: String) throws -> Recording {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw SceneLoadError(file: path, problems: [SceneProblem(line: 1, column: 1, pointer: "", message: "cannot read the file")])
+        }
+        let bytes = [UInt8](data)
+        let document: JSONDocument
+        do { document = try JSONDocument(bytes: bytes) } catch let e as JSONSyntaxError {
+            let (line, column) = SyntaxPosition.of(e.offset, in: bytes)
+            throw SceneLoadError(file: path, problems: [SceneProblem(line: line, column: column, pointer: "", message: e.message)])
+        }
+        _ = try loadRecording(bytes: bytes, document: document, file: path, parameters: [:])
+        return try JSONDecoder().decode(Recording.self, from: data)
     }
 
     /// Parameter names and defaults of the scene in `path`, without building it (for

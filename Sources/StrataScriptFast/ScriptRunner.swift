@@ -81,7 +81,7 @@ public final class ScriptSession {
         var out: [PreparedOp] = []
         out.reserveCapacity(ops.count)
         for op in ops {
-            guard state.typedSetters, case let .set(id, keyPath, v) = op, let l = state.layers[id] else {
+            guard state.typedSetters, case let .set(id, keyPath, v) = op, let l = state.layer(id) else {
                 out.append(.other(op))
                 continue
             }
@@ -175,6 +175,8 @@ struct LayerTable {
 
 final class RunState {
     var layers = LayerTable()
+    /// The layer a script id names: -1 is the script's root (a recording's renderer root).
+    func layer(_ id: Int) -> CALayer? { id == -1 ? root : layers[id] }
     var trace: [TraceEntry] = []
     var opIndex = 0
     var openTransactions = 0
@@ -212,9 +214,9 @@ final class RunState {
             guard let c = layers[child] else { return }
             (parent < 0 ? root : layers[parent])?.insertSublayer(c, at: UInt32(max(0, index)))
         case let .removeFromSuperlayer(layer):
-            layers[layer]?.removeFromSuperlayer()
+            self.layer(layer)?.removeFromSuperlayer()
         case let .set(layer, keyPath, value):
-            guard let l = layers[layer] else { return }
+            guard let l = self.layer(layer) else { return }
             if typedSetters, setTyped(l, keyPath, value) { return }
             l.setValue(box(value), forKeyPath: keyPath)
         case .begin:
@@ -236,20 +238,20 @@ final class RunState {
                 self.run(ops)
             }
         case let .setActions(layer, actions):
-            layers[layer]?.actions = actions.mapValues(action)
+            self.layer(layer)?.actions = actions.mapValues(action)
         case let .setDelegate(layer, actions):
-            guard let l = layers[layer] else { return }
+            guard let l = self.layer(layer) else { return }
             let d = ScriptDelegate(actions.mapValues(action))
             delegates.append(d)
             l.delegate = d
         case let .setStyle(layer, actions):
-            layers[layer]?.style = ["actions": actions.mapValues(action) as [String: CAAction]]
+            self.layer(layer)?.style = ["actions": actions.mapValues(action) as [String: CAAction]]
         case let .add(layer, key, a):
-            layers[layer]?.add(animation(a), forKey: key)
+            self.layer(layer)?.add(animation(a), forKey: key)
         case let .removeAnimation(layer, key):
-            layers[layer]?.removeAnimation(forKey: key)
+            self.layer(layer)?.removeAnimation(forKey: key)
         case let .removeAllAnimations(layer):
-            layers[layer]?.removeAllAnimations()
+            self.layer(layer)?.removeAllAnimations()
         case let .frame(time):
             let t0 = DispatchTime.now().uptimeNanoseconds
             if snapshotEachFrame {
@@ -264,11 +266,11 @@ final class RunState {
             }
             lastRenderNanoseconds = DispatchTime.now().uptimeNanoseconds &- t0
         case let .read(layer, keyPath):
-            let p = layers[layer]?.presentation()
+            let p = self.layer(layer)?.presentation()
             let (lanes, discrete) = unbox(p?.value(forKeyPath: keyPath))
             trace.append(.value(op: opIndex, lanes: p == nil ? nil : lanes, discrete: discrete))
         case let .readKeys(layer):
-            trace.append(.keys(op: opIndex, layers[layer]?.animationKeys() ?? []))
+            trace.append(.keys(op: opIndex, self.layer(layer)?.animationKeys() ?? []))
         case .snapshot:
             trace.append(.snapshot(op: opIndex, items: snapshotItems(renderer.snapshot())))
         }

@@ -3,6 +3,8 @@ import Foundation
 import StrataBench
 import StrataBenchSuites
 import StrataPicture
+import StrataDifferential
+import StrataScript
 
 /// `strata-bench scene render|player`: see what a scene animates.
 struct SceneCommand: ParsableCommand {
@@ -13,7 +15,7 @@ struct SceneCommand: ParsableCommand {
         A scene is a JSON file (format: Benchmarks/Scenes/README.md; schema: Benchmarks/Scenes/scene.schema.json), \
         or the name of a built-in one: \(Scenes.names.joined(separator: ", ")) (in \(Scenes.directory)).
         """,
-        subcommands: [SceneValidateCommand.self, SceneInfoCommand.self, SceneListCommand.self,
+        subcommands: [SceneValidateCommand.self, SceneInfoCommand.self, SceneCheckCommand.self, SceneListCommand.self,
                       SceneRenderCommand.self, ScenePlayerCommand.self])
 }
 
@@ -50,6 +52,48 @@ struct SceneValidateCommand: ParsableCommand {
             }
         }
         if failed != 0 { throw ExitCode(failed) }
+    }
+}
+
+/// `strata-bench scene check RECORDING`
+struct SceneCheckCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check",
+        abstract: "Replay a recording on the fast and the reference engine against the presentation values the program read.",
+        discussion: """
+        A recording is what a program linking Strata writes when run with STRATA_RECORD=FILE (or between \
+        StrataRecording.begin() and .end()). Each engine replays its operations on a thread of its own; every \
+        value the program read is compared (relative tolerance 1e-4) with what each engine shows there.
+        Exit status: 0 every read agrees, 1 a difference (the first is named: operation index, layer, key \
+        path, values), 65 the file is not a recording, 66 no such file.
+        """)
+
+    @Argument(help: "A recording (JSON).") var file: String
+
+    func run() throws {
+        guard FileManager.default.fileExists(atPath: file) else {
+            FileHandle.standardError.write(Data("\(file): no such file\n".utf8))
+            throw ExitCode(66)
+        }
+        let recording: Recording
+        do {
+            recording = try SceneLoader.recording(path: file)
+        } catch let e as SceneLoadError {
+            FileHandle.standardError.write(Data((e.description + "\n").utf8))
+            throw ExitCode(65)
+        } catch {
+            FileHandle.standardError.write(Data("\(file): not a recording: \(error)\n".utf8))
+            throw ExitCode(65)
+        }
+        progress("replaying \(recording.operations.count) operations (\(recording.frames) frames) of \(recording.program) on both engines")
+        Differential.silenceDiagnostics()
+        let outcome = RecordingCheck.check(recording)
+        for n in recording.notes { print("note: \(n)") }
+        if let d = outcome.difference {
+            print("\(file): \(d)")
+            throw ExitCode(1)
+        }
+        print("\(file): agrees: \(outcome.compared) presentation values read, the same on the fast and the reference engine")
     }
 }
 

@@ -6,16 +6,34 @@ extension EngineContext {
     /// nothing and hashes no String.
     @inline(__always)
     func setProperty(_ layer: CALayer, _ p: PropertyID, _ new: Lanes) {
-        // Called on this engine's thread only (`CALayer.mutableEngine` checked it).
+        // Called on this engine's thread only (`CALayer.mutableEngine` checked it). A
+        // recorded engine takes the path that records; otherwise this branch is all
+        // recording costs.
+        if _slowPath(recorder != nil) { setPropertyRecorded(layer, p, new); return }
+        _ = applyProperty(layer, p, new)
+    }
+
+    /// `setProperty` with the change recorded (the value, the value before, the lookup's
+    /// outcome).
+    @inline(never)
+    func setPropertyRecorded(_ layer: CALayer, _ p: PropertyID, _ new: Lanes) {
+        guard let r = recorder, let (old, outcome, disabled) = applyProperty(layer, p, new) else { return }
+        r.set(layer, p, new, old: old, outcome: outcome, disabled: disabled)
+    }
+
+    /// The change itself: the model written, the action looked up and run. Returns the value
+    /// shown before, the lookup's outcome and whether actions were disabled (nil: refused).
+    @inline(__always)
+    func applyProperty(_ layer: CALayer, _ p: PropertyID, _ new: Lanes) -> (Lanes, ActionOutcome, Bool)? {
         let info = hot[p.index]
         let w = info.width
         var finite = true
         for c in 0..<w where !new[c].isFinite { finite = false }
         if !finite && !(info.kind == .color && new[0].isNaN && new[1].isNaN && new[2].isNaN && new[3].isNaN) {
             refuseNonFinite(p, new)
-            return
+            return nil
         }
-        guard layer.row >= 0 else { refuseCopyMutation(p); return }
+        guard layer.row >= 0 else { refuseCopyMutation(p); return nil }
         ensureTransaction()
         let row = Int(layer.row)
         let model = layers.modelColumn(p)
@@ -24,7 +42,8 @@ extension EngineContext {
         var old = Lanes()
         for c in 0..<w { old[c] = source[row * w + c] }
         var outcome = ActionOutcome.none
-        if !transactions[transactions.count - 1].disableActions {
+        let disabled = transactions[transactions.count - 1].disableActions
+        if !disabled {
             outcome = lookupAction(layer, p)
         }
         for c in 0..<w { model[row * w + c] = new[c] }
@@ -38,6 +57,7 @@ extension EngineContext {
         }
         dirty.append((layer.row, p))
         deliverDeferred()
+        return (old, outcome, disabled)
     }
 
     /// The engine is full: the change applies without its implicit animation (reported once
@@ -131,6 +151,9 @@ extension EngineContext {
             a.run(forKey: name, object: layer, arguments: nil)
             changeInFlight = nil
             objectInFlight = nil
+        }
+        if recorder != nil {
+            recorder!.setObject(layer, p, v, outcome: outcome, disabled: transactions[transactions.count - 1].disableActions)
         }
         deliverDeferred()
     }

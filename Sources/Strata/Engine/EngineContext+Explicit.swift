@@ -65,6 +65,7 @@ extension EngineContext {
             return
         }
         ensureTransaction()
+        if recorder != nil && !fromAction { recorder!.added(anim, forKey: anim is CATransition ? nil : key, to: layer) }
         let stored = copied ? anim : (anim.copy() as! CAAnimation)
         guard let prepared = prepare(stored, layer: layer) else { return }
         guard hasRoomForAnimations(prepared.records), fitsKeyPools(prepared) else {

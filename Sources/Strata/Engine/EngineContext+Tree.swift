@@ -40,11 +40,13 @@ extension EngineContext {
         // chain's build quadratic.
         if layers.timedLayers > 0 && layers.inTimedSubtree(child.row) { respaceSubtree(child.row) }
         if wasParent != parent.row { runEvent(child, KeyInterner.onOrderIn) }
+        if recorder != nil { recorder!.inserted(child, into: parent, at: layers.siblingIndex(child.row)) }
     }
 
     func detachFromParent(_ child: CALayer) {
         guard isCurrent else { return }   // another thread: refused (reported by CALayer.context)
         guard layers.parent[Int(child.row)] >= 0 else { return }
+        if recorder != nil { recorder!.removed(child) }
         layers.unlink(child.row)
         Unmanaged.passUnretained(child).release()
     }

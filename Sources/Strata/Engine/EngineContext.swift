@@ -68,6 +68,8 @@ final class EngineContext {
     @exclusivity(unchecked) var recycledLayers = CopyStack()
     @exclusivity(unchecked) var recycledShapeLayers = CopyStack()
     @exclusivity(unchecked) var presentationCopySource: ObjectIdentifier?
+    /// Records this engine's use while set (`StrataRecording`); every hook tests it once.
+    @exclusivity(unchecked) var recorder: EngineRecorder?
 
     init() {
         dirty.reserveCapacity(256)
@@ -154,6 +156,7 @@ final class EngineContext {
     private static func makeCurrent() -> EngineContext {
         let c = EngineContext()
         pthread_setspecific(contextKey, Unmanaged.passRetained(c).toOpaque())
+        StrataRecording.startFromEnvironment(c)
         return c
     }
 
@@ -171,6 +174,7 @@ final class EngineContext {
         // Re-install for the duration of the commit so engine calls find this context.
         pthread_setspecific(contextKey, p)
         while !context.transactions.isEmpty { context.commitTop() }
+        if context.recorder != nil { StrataRecording.finish(context) }
         // Presentation copies hold their engine: the ones it keeps would keep it for ever.
         context.releaseKeptCopies()
         pthread_setspecific(contextKey, nil)

@@ -35,6 +35,9 @@ extension EngineContext {
             a.run(forKey: name, object: layer, arguments: nil)
             customInFlight = outer
         }
+        if recorder != nil {
+            recorder!.setCustom(layer, name, value, outcome: outcome, disabled: transactions[transactions.count - 1].disableActions)
+        }
     }
 }
 

@@ -37,13 +37,21 @@ extension CALayer {
     /// A copy's value of one-lane property `p` (`copyLanes(p)[0]`, without the lanes).
     @inline(__always)
     func copyScalar(_ p: PropertyID) -> Double {
-        if presentedRow >= 0, let col = engine.layers.presentation[p.index] { return col[Int(presentedRow)] }
+        if presentedRow >= 0, let col = engine.layers.presentation[p.index], _fastPath(engine.recorder == nil) {
+            return col[Int(presentedRow)]
+        }
         return copyLanes(p)[0]
     }
 
     /// A copy's lanes of `p`: its model row's presentation column, or its own copy.
     @inline(never)
     func copyLanes(_ p: PropertyID) -> Lanes {
+        let v = presentedLanes(p)
+        if let r = EngineContext.current.recorder { r.read(self, p, v) }
+        return v
+    }
+
+    func presentedLanes(_ p: PropertyID) -> Lanes {
         var v = Lanes()
         if presentedRow >= 0, let col = engine.layers.presentation[p.index] {
             let w = engine.hot[p.index].width

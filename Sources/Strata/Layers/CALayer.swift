@@ -285,6 +285,7 @@ open class CALayer: NSObject, CAMediaTiming {
             p = Self(layer: self)
             e.presentationCopySource = nil
         }
+        if _slowPath(e.recorder != nil) { e.recorder!.copyMade(p, of: self) }
         if p.presentedRow != row {
             // A subclass's `init(layer:)` that did not reach CALayer's: copy everything.
             fill(p)
@@ -623,12 +624,14 @@ open class CALayer: NSObject, CAMediaTiming {
     /// Removes the animation under `key` at once; the presentation snaps to the model.
     open func removeAnimation(forKey key: String) {
         guard row >= 0, context.isCurrent else { return }
+        if let r = context.recorder { r.removedAnimation(key, from: self) }
         context.removeAnimation(row: row, key: KeyInterner.id(key).raw, finished: false, snap: true)
     }
 
     /// Removes every animation at once; the presentation snaps to the model.
     open func removeAllAnimations() {
         guard row >= 0, context.isCurrent else { return }
+        if let r = context.recorder { r.removedAnimation(nil, from: self) }
         context.removeAllAnimations(row: row)
     }
 

@@ -16,6 +16,7 @@ open class CARenderer: NSObject {
         self.layer = layer
         context = layer?.context ?? EngineContext.current
         super.init()
+        if let r = context.recorder { r.setRoot(layer) }
     }
 
     /// Starts a frame at media time `t`: `CACurrentMediaTime()` becomes t and the implicit
@@ -26,6 +27,7 @@ open class CARenderer: NSObject {
             return
         }
         guard onOwnThread() else { return }
+        if let r = context.recorder { r.frame(t, root: layer) }
         context.beginFrame(atTime: t)
     }
 
@@ -83,6 +85,7 @@ open class CARenderer: NSObject {
             return
         }
         guard onOwnThread() else { return }
+        if let r = context.recorder { r.frame(t, root: layer) }
         context.beginFrame(atTime: t)
         context.render()
         context.endFrame()

@@ -10,17 +10,27 @@ import Foundation
 ///     CATransaction.commit()
 open class CATransaction: NSObject {
     /// Pushes a transaction, inheriting the enclosing one's settings.
-    open class func begin() { EngineContext.current.begin() }
+    open class func begin() {
+        let c = EngineContext.current
+        if let r = c.recorder { r.transaction(.begin) }
+        c.begin()
+    }
 
     /// Pops the innermost transaction; the outermost commit starts its animations at the
     /// current media time. Without a matching `begin()`: a diagnostic naming the call site,
     /// and no effect.
     open class func commit(file: StaticString = #fileID, line: UInt = #line) {
-        EngineContext.current.commit(file: file, line: line)
+        let c = EngineContext.current
+        if let r = c.recorder { r.transaction(.commit) }
+        c.commit(file: file, line: line)
     }
 
     /// Commits the implicit transaction, if it is the only one open.
-    open class func flush() { EngineContext.current.flush() }
+    open class func flush() {
+        let c = EngineContext.current
+        if let r = c.recorder { r.transaction(.flush) }
+        c.flush()
+    }
 
     /// Core Animation's transaction lock (a no-op: engines are per thread).
     open class func lock() {}
@@ -40,6 +50,7 @@ open class CATransaction: NSObject {
             return
         }
         let c = EngineContext.current
+        if let r = c.recorder { r.transaction(.setAnimationDuration(dur)) }
         c.ensureTransaction()
         c.transactions[c.transactions.count - 1].duration = dur
         c.transactions[c.transactions.count - 1].invalidateEntries()
@@ -54,6 +65,7 @@ open class CATransaction: NSObject {
     /// Sets the innermost transaction's timing function.
     open class func setAnimationTimingFunction(_ function: CAMediaTimingFunction?) {
         let c = EngineContext.current
+        if let r = c.recorder { r.transaction(.setTimingFunction(r.curve(function))) }
         c.ensureTransaction()
         c.transactions[c.transactions.count - 1].timingFunction = function
         c.transactions[c.transactions.count - 1].invalidateEntries()
@@ -67,6 +79,7 @@ open class CATransaction: NSObject {
     /// Turns actions off (or on) for the innermost transaction.
     open class func setDisableActions(_ flag: Bool) {
         let c = EngineContext.current
+        if let r = c.recorder { r.transaction(.setDisableActions(flag)) }
         c.ensureTransaction()
         c.transactions[c.transactions.count - 1].disableActions = flag
     }
@@ -80,6 +93,9 @@ open class CATransaction: NSObject {
     /// its nested transactions) has completed or been removed; at commit if there is none.
     open class func setCompletionBlock(_ block: (() -> Void)?) {
         let c = EngineContext.current
+        if let r = c.recorder {
+            if block != nil { r.completion() } else { r.note("a completion block set to nil (not replayed)") }
+        }
         c.ensureTransaction()
         let top = c.transactions.count - 1
         if let old = c.transactions[top].group, !old.committed {
