@@ -15,6 +15,7 @@ let package = Package(
     products: [
         .library(name: "Strata", targets: ["Strata"]),
         .library(name: "StrataReference", targets: ["StrataReference"]),
+        .library(name: "StrataBenchmark", targets: ["StrataBenchmark"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
@@ -89,13 +90,16 @@ let package = Package(
         .target(name: "StrataPicture", dependencies: ["CCairo", "StrataSnapshot", "StrataGeometry"], swiftSettings: release),
         // The self-contained HTML report: inline SVG charts, no network.
         .target(name: "StrataReport", dependencies: ["StrataBench"], swiftSettings: release),
-        .executableTarget(
-            name: "strata-bench",
-            dependencies: ["StrataBench", "StrataBenchSuites", "StrataBenchReference", "StrataReport", "StrataProfiler", "StrataPicture",
-                           "StrataDifferential",
+        // strata-bench's command line as a library: a package's own benchmark executable
+        // registers its cases and scenes and calls StrataBenchmark.main().
+        .target(
+            name: "StrataBenchmark",
+            dependencies: ["Strata", "StrataBench", "StrataBenchSuites", "StrataBenchReference", "StrataReport", "StrataProfiler",
+                           "StrataPicture", "StrataDifferential", "StrataScript",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: release
         ),
+        .executableTarget(name: "strata-bench", dependencies: ["StrataBenchmark"], swiftSettings: release),
         .testTarget(
             name: "StrataTests",
             dependencies: ["Strata", "CAllocationCounter", "StrataDifferential", "StrataScript"],

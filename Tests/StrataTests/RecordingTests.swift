@@ -68,7 +68,14 @@ final class RecordingTests: XCTestCase {
         XCTAssertGreaterThan(reads, 50)
     }
 
-    func test_aRecordingHoldsTheProgramsOperationsAndTheValuesItRead() throws {
+    func test_aRecordingHoldsTheProgramsOperationsAndTheValuesItRead() {
+        // On an engine of its own: the recording begins with every layer its engine holds.
+        onFreshEngine {
+            do { try self.recordOneTransaction() } catch { XCTFail("\(error)") }
+        }
+    }
+
+    func recordOneTransaction() throws {
         let root = CALayer()
         let renderer = CARenderer(layer: root)
         let dot = CALayer()

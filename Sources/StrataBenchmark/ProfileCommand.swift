@@ -28,7 +28,7 @@ struct ProfileCommand: ParsableCommand {
         --mode wall for the full rate on a busy single thread.
         """)
 
-    @Argument(help: "A suite (\(Suites.names.joined(separator: ", "))) or a scene (a scene file, or \(Scenes.names.joined(separator: ", ")), also as scene/NAME).")
+    @Argument(help: "A suite (\(Catalog.benchmarkSuites.joined(separator: ", "))) or a scene (a scene file, or \(Scenes.names.joined(separator: ", ")), also as scene/NAME).")
     var target: String
     @Option(help: "Regular expression over benchmark names (suites only).") var filter: String?
     @Option(help: "Samples per second and thread.") var hz = 1000
@@ -46,8 +46,8 @@ struct ProfileCommand: ParsableCommand {
         guard SamplingProfiler.Clock(rawValue: mode) != nil else { throw ValidationError("--mode must be cpu or wall") }
         guard (1...100_000).contains(hz) else { throw ValidationError("--hz must be in 1...100000") }
         guard seconds > 0 && seconds.isFinite else { throw ValidationError("--seconds must be positive") }
-        guard Suites.names.contains(target) || sceneName != nil else {
-            throw ValidationError("unknown suite or scene '\(target)'; suites: \(Suites.names.joined(separator: ", ")); scenes: \(Scenes.names.joined(separator: ", "))")
+        guard Catalog.benchmarkSuites.contains(target) || sceneName != nil else {
+            throw ValidationError("unknown suite or scene '\(target)'; suites: \(Catalog.benchmarkSuites.joined(separator: ", ")); scenes: \(Scenes.names.joined(separator: ", "))")
         }
     }
 

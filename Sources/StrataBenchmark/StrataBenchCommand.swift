@@ -1,33 +1,42 @@
 import ArgumentParser
 import Foundation
 import StrataBench
-import StrataBenchReference
 import StrataBenchSuites
 
-/// `strata-bench`: Strata's benchmark suite on Google Benchmark.
-@main
-struct StrataBenchCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "strata-bench",
-        abstract: "Times Strata's commits, action lookups, per-frame evaluation and large trees on Google Benchmark.",
+/// `strata-bench`, and every package's own benchmark executable made with
+/// `StrataBenchmark.main()`: the same commands over what is registered.
+public struct StrataBenchCommand: ParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: (CommandLine.arguments.first.map { URL(fileURLWithPath: $0).lastPathComponent }).flatMap { $0.isEmpty ? nil : $0 } ?? "strata-bench",
+        abstract: "Times commits, action lookups, per-frame evaluation, scenes and large trees on Google Benchmark.",
         subcommands: [RunCommand.self, ListCommand.self, CompareCommand.self, ReportCommand.self, MergeCommand.self, ProfileCommand.self,
                       SceneCommand.self, StressCommand.self, SoakCommand.self, LimitsCommand.self, CountWorker.self],
         defaultSubcommand: RunCommand.self)
+
+    public init() {}
 }
 
-/// Every benchmark case of both engines, in run order.
+/// What the commands run: suites of benchmark cases, counted bodies and default scenes, as
+/// registered (`StrataBenchmark.register`; strata-bench registers its own).
 enum Catalog {
+    struct Suite {
+        var name: String
+        var cases: () -> [BenchmarkCase]
+    }
+    nonisolated(unsafe) static var registered: [Suite] = []
+    nonisolated(unsafe) static var countedNames: Set<String> = []
+    /// Scenes `run` times by default: scene files (paths or built-in names) ...
+    nonisolated(unsafe) static var defaultSceneFiles: [String] = []
+    /// ... and scenes written in Swift.
+    nonisolated(unsafe) static var swiftScenes: [SceneBenchmark] = []
+
     /// Suites `run` knows, in order; `scenes` are the frame-time scenes (not Google Benchmark).
-    static let suites = Suites.names + ["scenes"]
+    static var suites: [String] { registered.map(\.name) + ["scenes"] }
+    /// The registered Google Benchmark suites.
+    static var benchmarkSuites: [String] { registered.map(\.name) }
 
     static func cases(suites: [String]) -> [BenchmarkCase] {
-        var out: [BenchmarkCase] = []
-        for s in suites where s != "scenes" {
-            out += Suites.cases(s)
-            if s == "frame" { out += ReferenceSuite.cases() }
-            if s == "snapshot" { out += ReferenceSuite.snapshotCases() }
-        }
-        return out
+        suites.flatMap { s in registered.filter { $0.name == s }.flatMap { $0.cases() } }
     }
 
     /// Cases selected by suite, `--quick` and a regex over names (searched, as Google
@@ -46,8 +55,7 @@ enum Catalog {
 
     /// The bodies counted under callgrind and for mallocs: small, fixed workloads.
     static var counted: [BenchmarkCase] {
-        let names = Set(Suites.countedNames)
-        return cases(suites: Suites.names).filter { names.contains($0.name) }
+        cases(suites: benchmarkSuites).filter { countedNames.contains($0.name) }
     }
 }
 
@@ -69,7 +77,8 @@ struct ListCommand: ParsableCommand {
             print("\(c.name)\t\(c.items) \(c.item)\(c.items == 1 ? "" : "s")")
         }
         if chosen.contains("scenes") {
-            for s in Scenes.defaultNames { print("scene/\(s)") }
+            for s in Catalog.defaultSceneFiles { print("scene/\(Scenes.path(s).map { URL(fileURLWithPath: $0).deletingPathExtension().lastPathComponent } ?? s)") }
+            for s in Catalog.swiftScenes { print("scene/\(s.name)") }
         }
     }
 }
@@ -87,7 +96,7 @@ struct CountWorker: ParsableCommand {
         // count-worker frame/position/shared/basic/1000`.
         let counted = Catalog.counted
         let known = Set(counted.map(\.name))
-        let others = names.contains { !known.contains($0) } ? Catalog.cases(suites: Suites.names) : []
+        let others = names.contains { !known.contains($0) } ? Catalog.cases(suites: Catalog.benchmarkSuites) : []
         let cases = names.compactMap { n in counted.first { $0.name == n } ?? others.first { $0.name == n } }
         let missing = Set(names).subtracting(cases.map(\.name))
         guard missing.isEmpty else { throw ValidationError("no benchmark named \(missing.sorted().joined(separator: ", "))") }

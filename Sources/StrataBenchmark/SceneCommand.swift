@@ -137,7 +137,11 @@ struct SceneListCommand: ParsableCommand {
         print("built-in scenes in \(Scenes.directory) (* run by default):")
         for name in Scenes.names {
             let d = (try? Scenes.load(name)).map { "\($0.layers + 1) layers: \($0.description)" } ?? "(does not load: `strata-bench scene validate \(name)`)"
-            print("  \(Scenes.defaultNames.contains(name) ? "*" : " ") \(name): \(d)")
+            print("  \(Catalog.defaultSceneFiles.contains(name) ? "*" : " ") \(name): \(d)")
+        }
+        if !Catalog.swiftScenes.isEmpty {
+            print("scenes written in Swift (run by default):")
+            for s in Catalog.swiftScenes { print("  * \(s.name): \(s.description)") }
         }
     }
 }

@@ -44,7 +44,11 @@ struct RunCommand: ParsableCommand {
         let started = Date()
         let chosen = suites.isEmpty ? (sceneFiles.isEmpty ? Catalog.suites : []) : suites
         // Scene files are read (and any problem reported) before anything runs.
-        let programs = try sceneOptions.load(sceneFiles + (chosen.contains("scenes") ? Scenes.defaultNames : []))
+        // Scenes named with --scene may be Swift scenes registered by name.
+        let swiftNamed = sceneFiles.compactMap { n in Catalog.swiftScenes.first { $0.name == n } }
+        let files = sceneFiles.filter { n in !Catalog.swiftScenes.contains { $0.name == n } }
+        let programs = try sceneOptions.load(files + (chosen.contains("scenes") ? Catalog.defaultSceneFiles : []))
+        let swiftScenes = swiftNamed + (chosen.contains("scenes") ? Catalog.swiftScenes.filter { s in !swiftNamed.contains { $0.name == s.name } } : [])
         let reps = repetitions ?? (quick ? 3 : 9)
         let minTime = self.minTime ?? (quick ? 0.01 : 0.05)
         let cases = try Catalog.select(suites: chosen, quick: quick, filter: filter)
@@ -90,6 +94,11 @@ struct RunCommand: ParsableCommand {
                 return re.map { $0.firstMatch(in: full, range: NSRange(full.startIndex..., in: full)) != nil } ?? true
             }
             scenes = try sceneOptions.run(selected, quick: quick, playerPath: players ? playerPath : nil, warnings: &warnings)
+            let selectedSwift = swiftScenes.filter { s in
+                let full = "scene/\(s.name)"
+                return re.map { $0.firstMatch(in: full, range: NSRange(full.startIndex..., in: full)) != nil } ?? true
+            }
+            scenes += try sceneOptions.run(selectedSwift, quick: quick, warnings: &warnings)
         }
 
         // 4. Deterministic counts.

@@ -140,4 +140,31 @@ struct SceneOptions: ParsableArguments {
         }
         return results
     }
+
+    /// Scenes written in Swift, each under every strategy asked for (the fast engine only:
+    /// they are written against Strata's layers), side by side as scene files are.
+    func run(_ scenes: [SceneBenchmark], quick: Bool, warnings: inout [String]) throws -> [SceneResult] {
+        let strategies = try strategies()
+        if try engines()?.contains("reference") == true && !scenes.isEmpty {
+            warnings.append("scenes written in Swift run on the fast engine only (they use Strata's own layers): \(scenes.map(\.name).joined(separator: ", "))")
+        }
+        var results: [SceneResult] = []
+        for s in scenes {
+            var runs: [SceneStepping] = []
+            for strategy in strategies.map({ $0.map(Optional.some) }) ?? [nil] {
+                let label = s.name + (strategy.map { "/\($0)" } ?? "")
+                runs.append(try s.makeRun(SceneRunSettings(quick: quick, strategy: strategy, label: label)))
+            }
+            progress("scene \(s.name) (Swift)\(quick ? " (quick)" : ""): \(quick ? s.quickFrames : s.frames) frames after \(s.warmupFrames) warm-up frames")
+            for (run, outcome) in zip(runs, SceneInterleaver.run(runs) { progress("  \(s.name): \($0)") }) {
+                switch outcome {
+                case .success(let r):
+                    progress(String(format: "  %@: p50 %.3f ms, p99 %.3f ms", run.label, r.p50, r.p99))
+                    results.append(r)
+                case .failure(let e): warnings.append("scene \(run.label) failed: \(e)")
+                }
+            }
+        }
+        return results
+    }
 }

@@ -1,0 +1,127 @@
+import Foundation
+import StrataBench
+@_spi(Benchmarks) import Strata
+
+/// A frame-time scene written in Swift: your layers, your code. `setUp` builds the tree
+/// under the root a renderer draws; `frame` makes one frame's changes (its time, and the
+/// frame the renderer then takes, are timed). Each run is on an engine of its own.
+public struct SceneBenchmark {
+    public var name: String
+    public var description: String
+    public var frames: Int
+    public var quickFrames: Int
+    public var warmupFrames: Int
+    public var framesPerSecond: Double
+    public var setUp: (_ root: CALayer) -> Void
+    public var frame: (_ index: Int, _ root: CALayer) -> Void
+
+    public init(name: String, description: String = "", frames: Int, quickFrames: Int? = nil, warmupFrames: Int = 0,
+                framesPerSecond: Double = 60, setUp: @escaping (_ root: CALayer) -> Void,
+                frame: @escaping (_ index: Int, _ root: CALayer) -> Void) {
+        self.name = name
+        self.description = description
+        self.frames = max(1, frames)
+        self.quickFrames = max(1, min(quickFrames ?? min(frames, 100), frames))
+        self.warmupFrames = max(0, warmupFrames)
+        self.framesPerSecond = framesPerSecond > 0 && framesPerSecond.isFinite ? framesPerSecond : 60
+        self.setUp = setUp
+        self.frame = frame
+    }
+
+    /// A run to interleave with others (`SceneInterleaver`).
+    func makeRun(_ settings: SceneRunSettings) throws -> SceneStepping {
+        if let s = settings.strategy, ActionLookupStrategy(rawValue: s) == nil {
+            throw BenchmarkError("unknown lookup strategy \(s)")
+        }
+        return SwiftSceneRun(self, settings)
+    }
+}
+
+/// A Swift scene's run: its own engine thread, every frame timed (the scene's code, then
+/// beginFrame, render, the render snapshot, endFrame).
+final class SwiftSceneRun: SceneStepping {
+    let scene: SceneBenchmark
+    let settings: SceneRunSettings
+    let label: String
+    let totalFrames: Int
+    private let timed: Int
+    private let thread = EngineThread(name: "strata-swift-scene")
+    private var recorder: FrameTimeRecorder
+    private var samples: [SceneMemory.Sample] = []
+    private var root: CALayer?
+    private var renderer: CARenderer?
+
+    init(_ scene: SceneBenchmark, _ settings: SceneRunSettings) {
+        self.scene = scene
+        self.settings = settings
+        label = settings.label ?? scene.name
+        timed = max(1, settings.frames ?? (settings.quick ? scene.quickFrames : scene.frames))
+        totalFrames = scene.warmupFrames + timed
+        recorder = FrameTimeRecorder(expectedFrames: timed)
+    }
+
+    func setUp() throws {
+        try thread.sync { [self] in
+            if let s = settings.strategy.flatMap(ActionLookupStrategy.init(rawValue:)) { StrataEngine.actionLookupStrategy = s }
+            let root = CALayer()
+            let renderer = CARenderer(layer: root)
+            CATransaction.begin()
+            CATransaction.setDisableActions(true)
+            scene.setUp(root)
+            CATransaction.commit()
+            renderer.renderFrame(atTime: 0)
+            self.root = root
+            self.renderer = renderer
+        }
+    }
+
+    private func sample(_ f: Int) {
+        let m = StrataEngine.memory
+        samples.append(SceneMemory.Sample(frame: f, residentBytes: SceneMemory.residentBytes(), storeBytes: m.totalBytes,
+                                          layers: m.layers, animations: m.animations))
+    }
+
+    func frame(_ f: Int) throws {
+        try thread.sync { [self] in
+            guard let root, let renderer else { throw BenchmarkError("scene \(label): not set up") }
+            if f == scene.warmupFrames || (f > scene.warmupFrames && (f - scene.warmupFrames) % max(1, timed / 10) == 0) { sample(f) }
+            let t = Double(f + 1) / scene.framesPerSecond
+            let t0 = DispatchTime.now().uptimeNanoseconds
+            scene.frame(f, root)
+            let r0 = DispatchTime.now().uptimeNanoseconds
+            renderer.beginFrame(atTime: t)
+            renderer.render()
+            let s0 = DispatchTime.now().uptimeNanoseconds
+            let snapshot = renderer.snapshot()
+            let s1 = DispatchTime.now().uptimeNanoseconds
+            renderer.endFrame()
+            let t1 = DispatchTime.now().uptimeNanoseconds
+            withExtendedLifetime(snapshot) {}
+            if f >= scene.warmupFrames {
+                recorder.record(frameNanoseconds: t1 &- t0, renderNanoseconds: t1 &- r0, snapshotNanoseconds: s1 &- s0)
+            }
+        }
+    }
+
+    func finish() throws -> SceneResult {
+        defer { thread.stop() }
+        return try thread.sync { [self] in
+            sample(totalFrames)
+            let m = StrataEngine.memory
+            let memory = SceneMemory(samples: samples, bytesPerLayer: Double(m.layerBytes) / Double(max(m.layers, 1)),
+                                     bytesPerAnimation: Double(m.animationBytes + m.timingBytes) / Double(max(m.animations, 1)))
+            let layers = m.layers
+            let strategy = StrataEngine.actionLookupStrategy.rawValue
+            for l in root?.sublayers ?? [] { l.removeFromSuperlayer() }
+            CATransaction.flush()
+            root = nil
+            renderer = nil
+            var result = recorder.result(name: label, layers: layers, warmupFrames: scene.warmupFrames, description: scene.description)
+            result.memory = memory
+            result.scene = scene.name
+            result.engine = "fast"
+            result.strategy = strategy
+            return result
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import XCTest
+
+/// Benchmarks/Examples/MyAppBenchmarks: a package of its own that depends on Strata by path,
+/// declares two benchmark cases and a scene in Swift, and runs them with strata-bench's
+/// command line (StrataBenchmark). Built here (its own .build), then run as a user would.
+final class ExamplePackageTests: XCTestCase {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let package = root.appendingPathComponent("Benchmarks/Examples/MyAppBenchmarks")
+
+    @discardableResult
+    func run(_ executable: String, _ arguments: [String], in dir: URL? = nil) throws -> (Int32, String) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: executable)
+        p.arguments = arguments
+        if let dir { p.currentDirectoryURL = dir }
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = out
+        try p.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        return (p.terminationStatus, text)
+    }
+
+    func test_theExamplePackageBuildsAndRunsItsCasesAndSceneThroughTheSameCommands() throws {
+        let swift = ["/usr/bin/swift", "/usr/local/bin/swift"].first { FileManager.default.isExecutableFile(atPath: $0) }
+            ?? ProcessInfo.processInfo.environment["PATH"].flatMap { path in
+                path.split(separator: ":").map { "\($0)/swift" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+            }
+        let swiftPath = try XCTUnwrap(swift, "the swift driver is on PATH")
+        let (built, log) = try run(swiftPath, ["build", "--package-path", Self.package.path])
+        XCTAssertEqual(built, 0, String(log.suffix(3000)))
+        let exe = Self.package.appendingPathComponent(".build/debug/my-app-benchmarks").path
+        XCTAssertTrue(FileManager.default.isExecutableFile(atPath: exe))
+
+        let (listed, list) = try run(exe, ["list"])
+        XCTAssertEqual(listed, 0, list)
+        XCTAssertEqual(list.split(separator: "\n").map(String.init),
+                       ["my-app/pulse-badges/1000\t1000 badges", "my-app/move-cards/100\t100 cards", "scene/my-app-feed"])
+
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("strata-example-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let json = dir.appendingPathComponent("latest.json").path
+        let (ran, output) = try run(exe, ["run", "--quick", "--repetitions", "1", "--min-time", "0.001", "--no-players", "--out", json])
+        XCTAssertEqual(ran, 0, String(output.suffix(3000)))
+        let data = try Data(contentsOf: URL(fileURLWithPath: json))
+        let doc = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let names = Set((doc["benchmarks"] as? [[String: Any]] ?? []).compactMap { $0["run_name"] as? String })
+        XCTAssertEqual(names, ["my-app/pulse-badges/1000", "my-app/move-cards/100"])
+        let strata = try XCTUnwrap(doc["strata"] as? [String: Any])
+        let scenes = try XCTUnwrap(strata["scenes"] as? [[String: Any]])
+        XCTAssertEqual(scenes.count, 1)
+        XCTAssertEqual(scenes.first?["name"] as? String, "my-app-feed")
+        XCTAssertEqual(scenes.first?["frames"] as? Int, 120)
+        XCTAssertEqual(scenes.first?["layers"] as? Int, 601, "300 cards, 300 badges and the root")
+        let counts = try XCTUnwrap(strata["counts"] as? [[String: Any]])
+        XCTAssertEqual(counts.map { $0["name"] as? String }, ["my-app/pulse-badges/1000"], "the case it asked to be counted")
+        XCTAssertGreaterThan(counts.first?["mallocs_per_item"] as? Double ?? 0, 0, "adding an animation allocates")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: dir.appendingPathComponent("latest.html").path))
+
+        // compare and its gate, as with strata-bench's own reports.
+        let (compared, verdicts) = try run(exe, ["compare", json, json, "--gate", "counts"])
+        XCTAssertEqual(compared, 0, verdicts)
+        // A scene of its own alone, under two lookup strategies side by side.
+        let (alone, text) = try run(exe, ["run", "--scene", "my-app-feed", "--strategy", "chain,cached", "--no-players",
+                                          "--out", dir.appendingPathComponent("scene.json").path, "--quick"])
+        XCTAssertEqual(alone, 0, text)
+        XCTAssertTrue(text.contains("| my-app-feed/chain | fast | chain |"), text)
+        XCTAssertTrue(text.contains("| my-app-feed/cached | fast | cached |"), text)
+        // Unknown options are usage errors, as with strata-bench.
+        XCTAssertEqual(try run(exe, ["run", "--suite", "nope"]).0, 64)
+    }
+}
