@@ -259,3 +259,41 @@ final class SceneFileTests: XCTestCase {
         }
     }
 }
+
+/// The JSON Schema beside the scene files accepts every one of them (Debian's
+/// python3-jsonschema, installed by scripts/setup) and refuses a file the reader refuses too.
+final class SceneSchemaTests: XCTestCase {
+    func test_theSchemaAcceptsEverySceneFileAndRefusesAWrongOne() throws {
+        let dir = Scenes.directory
+        let bad = FileManager.default.temporaryDirectory.appendingPathComponent("bad-scene-\(getpid()).json")
+        try #"{"format": "strata-scene", "version": 1, "name": "x", "frames": "ten", "layers": []}"#.write(to: bad, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: bad) }
+        let script = """
+        import json, sys, glob, jsonschema
+        schema = json.load(open(sys.argv[1] + '/scene.schema.json'))
+        jsonschema.Draft202012Validator.check_schema(schema)
+        v = jsonschema.Draft202012Validator(schema)
+        for f in sorted(glob.glob(sys.argv[1] + '/*.json')) + [sys.argv[2]]:
+            if f.endswith('.schema.json'): continue
+            errors = list(v.iter_errors(json.load(open(f))))
+            print(f.split('/')[-1], len(errors))
+        """
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        p.arguments = ["-c", script, dir, bad.path]
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = out
+        try p.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationStatus, 0, text)
+        var counts: [String: Int] = [:]
+        for line in text.split(separator: "\n") {
+            let parts = line.split(separator: " ")
+            if parts.count == 2, let n = Int(parts[1]) { counts[String(parts[0])] = n }
+        }
+        for name in Scenes.names { XCTAssertEqual(counts[name + ".json"], 0, "\(name): \(text)") }
+        XCTAssertGreaterThan(counts[bad.lastPathComponent] ?? 0, 0, text)
+    }
+}
