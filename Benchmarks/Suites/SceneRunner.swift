@@ -42,7 +42,9 @@ final class SceneRun: SceneStepping {
         self.settings = settings
         self.player = player
         label = settings.label ?? program.name
-        timed = max(1, settings.frames ?? (settings.quick ? program.quickFrames : program.frames))
+        // A recording times at most the frames it holds.
+        timed = min(max(1, settings.frames ?? (settings.quick ? program.quickFrames : program.frames)),
+                     program.recordedFrameCount ?? .max)
         totalFrames = program.warmupFrames + timed
         recorder = FrameTimeRecorder(expectedFrames: timed)
         thread = EngineThread(name: "strata-scene")

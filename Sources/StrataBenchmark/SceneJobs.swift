@@ -56,6 +56,10 @@ struct SceneOptions: ParsableArguments {
     /// `--param` is a usage error (64).
     func load(_ names: [String]) throws -> [SceneProgram] {
         let params = try parameters()
+        let everyKnown = Set(names.compactMap(Scenes.path).flatMap { SceneLoader.parameterNames(path: $0) })
+        for k in params.keys.sorted() where !everyKnown.contains(k) {
+            throw ValidationError("--param \(k): no scene given has that parameter (\(everyKnown.isEmpty ? "they have none" : everyKnown.sorted().joined(separator: ", ")))")
+        }
         var programs: [SceneProgram] = []
         var failed = false
         for n in names {
@@ -72,10 +76,6 @@ struct SceneOptions: ParsableArguments {
                 FileHandle.standardError.write(Data((e.description + "\n").utf8))
                 failed = true
             }
-        }
-        let everyKnown = Set(names.compactMap(Scenes.path).flatMap { SceneLoader.parameterNames(path: $0) })
-        for k in params.keys where !everyKnown.contains(k) {
-            throw ValidationError("--param \(k): no scene given has that parameter (\(everyKnown.isEmpty ? "they have none" : everyKnown.sorted().joined(separator: ", ")))")
         }
         if failed { throw ExitCode(65) }
         return programs

@@ -244,6 +244,8 @@ public struct SceneProgram: Sendable {
     var completions = 0
     /// A recording's frames, replayed as recorded (`frame(_:)` cycles through them).
     var recordedFrames: [[Op]]?
+    /// Frames a recording holds (nil: a scene file, which makes as many as asked).
+    public var recordedFrameCount: Int? { recordedFrames?.count }
 
     /// Media time of frame `f` (the set-up frame is at 0).
     public func time(ofFrame f: Int) -> Double {

@@ -8,19 +8,8 @@ final class ExamplePackageTests: XCTestCase {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let package = root.appendingPathComponent("Benchmarks/Examples/MyAppBenchmarks")
 
-    @discardableResult
-    func run(_ executable: String, _ arguments: [String], in dir: URL? = nil) throws -> (Int32, String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: executable)
-        p.arguments = arguments
-        if let dir { p.currentDirectoryURL = dir }
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = out
-        try p.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        return (p.terminationStatus, text)
+    func run(_ executable: String, _ arguments: [String]) throws -> (Int32, String) {
+        try runProcess(executable, arguments)
     }
 
     func test_theExamplePackageBuildsAndRunsItsCasesAndSceneThroughTheSameCommands() throws {

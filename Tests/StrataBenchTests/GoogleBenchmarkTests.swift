@@ -79,16 +79,8 @@ final class GoogleBenchmarkTests: XCTestCase {
 
         // Google Benchmark's own compare.py (Debian's libbenchmark-tools, installed by
         // scripts/setup) reads the report unchanged.
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        p.arguments = ["/usr/share/benchmark/compare.py", "benchmarks", url.path, url.path]
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = out
-        try p.run()
-        let printed = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        XCTAssertEqual(p.terminationStatus, 0, printed)
+        let (status, printed) = try runProcess("/usr/bin/python3", ["/usr/share/benchmark/compare.py", "benchmarks", url.path, url.path])
+        XCTAssertEqual(status, 0, printed)
         XCTAssertTrue(printed.contains("test/sum/1000_pvalue"), printed)
     }
 

@@ -278,16 +278,8 @@ final class SceneSchemaTests: XCTestCase {
             errors = list(v.iter_errors(json.load(open(f))))
             print(f.split('/')[-1], len(errors))
         """
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        p.arguments = ["-c", script, dir, bad.path]
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = out
-        try p.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        XCTAssertEqual(p.terminationStatus, 0, text)
+        let (status, text) = try runProcess("/usr/bin/python3", ["-c", script, dir, bad.path])
+        XCTAssertEqual(status, 0, text)
         var counts: [String: Int] = [:]
         for line in text.split(separator: "\n") {
             let parts = line.split(separator: " ")

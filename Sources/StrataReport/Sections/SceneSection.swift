@@ -26,6 +26,13 @@ enum SceneSection {
             }
             html += "<article class=\"scene\" id=\"\(Escape.text(base))\"><h3>\(Escape.text(scene.name))</h3>"
             html += paragraph(scene.description)
+            var about: [String] = []
+            if let f = scene.file { about.append("file \(f)") }
+            if let p = scene.parameters, !p.isEmpty {
+                about.append("parameters " + p.sorted { $0.key < $1.key }.map { "\($0.key) = \($0.value == $0.value.rounded() ? Format.integer($0.value) : String($0.value))" }.joined(separator: ", "))
+            }
+            if let e = scene.engine { about.append("\(e) engine" + (scene.strategy.map { ", \($0) lookup" } ?? "")) }
+            if !about.isEmpty { html += paragraph(about.joined(separator: "; "), cls: "note") }
             if let player = scene.player {
                 html += "<p class=\"note\">See what it animates: <a href=\"\(Escape.text(player))\">\(Escape.text(player))</a> (the scene's player, beside this report: its recorded frames on a canvas, with this timeline).</p>"
             }

@@ -1,0 +1,20 @@
+import Foundation
+
+/// Runs `executable` with `arguments` (and `environment` added to this process's), waits,
+/// and returns its exit status and everything it printed (stdout and stderr together).
+@discardableResult
+func runProcess(_ executable: String, _ arguments: [String], in dir: URL? = nil,
+                environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: executable)
+    p.arguments = arguments
+    if let dir { p.currentDirectoryURL = dir }
+    if !environment.isEmpty { p.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
+    let out = Pipe()
+    p.standardOutput = out
+    p.standardError = out
+    try p.run()
+    let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    p.waitUntilExit()
+    return (p.terminationStatus, text)
+}
