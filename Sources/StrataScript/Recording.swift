@@ -20,19 +20,37 @@ public struct Recording: Codable, Sendable {
     public var operations: [Op]
     /// What the program read at each `.read` operation.
     public var reads: [RecordedRead]
+    /// The action lookup's outcome of each property change made with actions enabled (the
+    /// replay reproduces them through the `.setDelegate` answers in `operations`).
+    public var lookups: [RecordedLookup]?
     /// Frames rendered (the `.frame` operations).
     public var frames: Int
     /// What the replay cannot reproduce exactly (say, lookups answered by an action that is
     /// not an animation), counted.
     public var notes: [String]
 
-    public init(program: String, createdAt: String, operations: [Op], reads: [RecordedRead], frames: Int, notes: [String]) {
+    public init(program: String, createdAt: String, operations: [Op], reads: [RecordedRead], lookups: [RecordedLookup] = [],
+                frames: Int, notes: [String]) {
         self.program = program
         self.createdAt = createdAt
         self.operations = operations
         self.reads = reads
+        self.lookups = lookups
         self.frames = frames
         self.notes = notes
+    }
+}
+
+/// The outcome of one action lookup: the `.set` operation's index and what the chain gave:
+/// `builtIn` (the property's own implicit animation), `none` (nil everywhere or NSNull: no
+/// animation), `animation` (a CAAnimation from the delegate, actions, style or
+/// defaultAction), `action` (another CAAction, replayed as none).
+public struct RecordedLookup: Codable, Equatable, Sendable {
+    public var op: Int
+    public var outcome: String
+    public init(op: Int, outcome: String) {
+        self.op = op
+        self.outcome = outcome
     }
 }
 

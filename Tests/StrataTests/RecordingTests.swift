@@ -57,15 +57,25 @@ final class RecordingTests: XCTestCase {
 
     func test_everySeedExampleRecordedPassesTheCheckOnBothEngines() throws {
         var reads = 0
+        var outcomes: [String: Int] = [:]
         for example in Self.examples {
             let recording = try record(example)
             XCTAssertGreaterThan(recording.frames, 0, example.name)
+            for l in recording.lookups ?? [] {
+                outcomes[l.outcome, default: 0] += 1
+                guard case .set = recording.operations[l.op] else { XCTFail("\(example.name): lookup \(l) is not at a change"); continue }
+            }
             let outcome = RecordingCheck.check(recording)
             XCTAssertNil(outcome.difference, "\(example.name): \(outcome.difference.map { "\($0)" } ?? "")")
             XCTAssertEqual(outcome.compared, recording.reads.count, example.name)
             reads += outcome.compared
         }
         XCTAssertGreaterThan(reads, 50)
+        // The examples between them meet built-in actions, NSNull and animations from
+        // delegates and actions dictionaries.
+        XCTAssertGreaterThan(outcomes["builtIn"] ?? 0, 0, "\(outcomes)")
+        XCTAssertGreaterThan(outcomes["none"] ?? 0, 0, "\(outcomes)")
+        XCTAssertGreaterThan(outcomes["animation"] ?? 0, 0, "\(outcomes)")
     }
 
     func test_aRecordingHoldsTheProgramsOperationsAndTheValuesItRead() {
@@ -103,6 +113,7 @@ final class RecordingTests: XCTestCase {
             .frame(time: 0.5), .read(layer: 0, keyPath: "opacity"),
         ])
         XCTAssertEqual(recording.reads, [RecordedRead(op: 11, lanes: [Double(shown)])])
+        XCTAssertEqual(recording.lookups, [RecordedLookup(op: 8, outcome: "builtIn")])
         XCTAssertEqual(recording.frames, 2)
         XCTAssertNil(RecordingCheck.check(recording).difference)
 

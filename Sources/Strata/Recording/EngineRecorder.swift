@@ -12,6 +12,9 @@ final class EngineRecorder {
     private(set) var operations: [Op] = []
     /// Presentation reads: the operation index of the copy's making, layer, key, value.
     private var reads: [(at: Int, layer: Int, key: String, lanes: [Double]?)] = []
+    /// Lookup outcomes: the index of the change's `.set` operation and the outcome.
+    private var lookups: [(at: Int, outcome: UInt8)] = []
+    static let outcomeNames = ["builtIn", "none", "animation", "action"]
     private var ids: [ObjectIdentifier: Int] = [:]
     private var kept: [CALayer] = []
     private var nextId = 0
@@ -135,13 +138,18 @@ final class EngineRecorder {
 
     private func answer(_ layer: Int, _ key: String, _ outcome: ActionOutcome, builtIn: Bool) {
         let want: ScriptBehavior?
+        // The `.set` this outcome belongs to comes next (after any `.setDelegate`).
+        var kind: UInt8 = 0
+        defer { lookups.append((operations.count, kind)) }
         switch outcome {
         case .builtIn: want = nil
-        case .none: want = builtIn ? .null : nil
+        case .none: want = builtIn ? .null : nil; kind = 1
         case .action(let a):
+            kind = 2
             if let anim = a as? CAAnimation, let s = animation(anim) {
                 want = .animation(s)
             } else {
+                kind = 3
                 note("a lookup answered by a \(type(of: a)) (not an animation) is replayed as no action")
                 want = .null
             }
@@ -213,22 +221,26 @@ final class EngineRecorder {
         ops.reserveCapacity(operations.count + reads.count)
         var r = 0
         let sorted = reads.enumerated().sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }.map(\.element)
+        var moved = [Int](repeating: 0, count: operations.count + 1)   // old index -> index with the reads in
         for (i, op) in operations.enumerated() {
             while r < sorted.count && sorted[r].at == i {
                 recorded.append(RecordedRead(op: ops.count, lanes: sorted[r].lanes))
                 ops.append(.read(layer: sorted[r].layer, keyPath: sorted[r].key))
                 r += 1
             }
+            moved[i] = ops.count
             ops.append(op)
         }
+        moved[operations.count] = ops.count
         while r < sorted.count {
             recorded.append(RecordedRead(op: ops.count, lanes: sorted[r].lanes))
             ops.append(.read(layer: sorted[r].layer, keyPath: sorted[r].key))
             r += 1
         }
         let notes = unreplayable.sorted { $0.key < $1.key }.map { "\($0.value) x \($0.key)" }
+        let outcomes = lookups.map { RecordedLookup(op: moved[min($0.at, operations.count)], outcome: Self.outcomeNames[Int($0.outcome)]) }
         return Recording(program: CommandLine.arguments.first ?? "?", createdAt: ISO8601DateFormatter().string(from: startedAt),
-                         operations: ops, reads: recorded, frames: frames, notes: notes)
+                         operations: ops, reads: recorded, lookups: outcomes, frames: frames, notes: notes)
     }
 
     // MARK: values
