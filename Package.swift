@@ -123,12 +123,15 @@ let package = Package(
             dependencies: ["StrataDifferential", "StrataScript"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
-        // Its own tests, plus the behaviour and seed-example tests of StrataTests (linked
-        // here, compiled against StrataReference): both engines pass the same suite.
+        // Its own tests, plus the behaviour and seed-example tests of StrataTests (listed in
+        // `shared-sources`, compiled here against StrataReference by the SharedSources
+        // plugin): both engines pass the same suite.
         .testTarget(
             name: "StrataReferenceTests",
             dependencies: ["StrataReference"],
-            swiftSettings: [.swiftLanguageMode(.v5), .define("STRATA_REFERENCE")]
+            exclude: ["shared-sources"],
+            swiftSettings: [.swiftLanguageMode(.v5), .define("STRATA_REFERENCE")],
+            plugins: ["SharedSources"]
         ),
     ]
 )

@@ -1,5 +1,6 @@
-// One runner source, compiled against each engine: Sources/StrataScriptReference holds a
-// symbolic link to this file, so both engines run scripts by the same code.
+// One runner source, compiled against each engine: Sources/StrataScriptReference lists this
+// file in its `shared-sources` (the SharedSources plugin), so both engines run scripts by the
+// same code.
 import Foundation
 
 /// Runs a `Script` on this module's engine and returns the trace of values read and events.

@@ -1,1 +1,0 @@
-../StrataTests/BasicAnimationTests.swift

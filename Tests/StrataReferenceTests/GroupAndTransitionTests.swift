@@ -1,1 +1,0 @@
-../StrataTests/GroupAndTransitionTests.swift

@@ -1,1 +1,0 @@
-../StrataTests/Seed003Tests.swift
