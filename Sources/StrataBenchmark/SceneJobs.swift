@@ -56,7 +56,10 @@ struct SceneOptions: ParsableArguments {
     /// `--param` is a usage error (64).
     func load(_ names: [String]) throws -> [SceneProgram] {
         let params = try parameters()
-        let everyKnown = Set(names.compactMap(Scenes.path).flatMap { SceneLoader.parameterNames(path: $0) })
+        // Each file's parameter names, read once.
+        var known: [String: Set<String>] = [:]
+        for n in names { if let p = Scenes.path(n), known[p] == nil { known[p] = Set(SceneLoader.parameterNames(path: p)) } }
+        let everyKnown = known.values.reduce(into: Set<String>()) { $0.formUnion($1) }
         for k in params.keys.sorted() where !everyKnown.contains(k) {
             throw ValidationError("--param \(k): no scene given has that parameter (\(everyKnown.isEmpty ? "they have none" : everyKnown.sorted().joined(separator: ", ")))")
         }
@@ -68,8 +71,7 @@ struct SceneOptions: ParsableArguments {
                 throw ExitCode(66)
             }
             // Parameters a scene does not have are usage errors, unless another scene given has them.
-            let known = Set(SceneLoader.parameterNames(path: path))
-            let mine = params.filter { known.contains($0.key) }
+            let mine = params.filter { known[path]?.contains($0.key) == true }
             do {
                 programs.append(try SceneLoader.load(path: path, parameters: mine))
             } catch let e as SceneLoadError {

@@ -53,6 +53,16 @@ public enum SceneLoader {
     /// A recording (`Recording`), read with Codable; a problem is placed at the field its
     /// coding path names.
     static func loadRecording(bytes: [UInt8], document: JSONDocument, file: String, parameters: [String: Double]) throws -> SceneProgram {
+        if let k = parameters.keys.first {
+            let (line, column) = document.position(of: document.root.offset)
+            throw SceneLoadError(file: file, problems: [SceneProblem(line: line, column: column, pointer: "",
+                                                                     message: "--param \(k): a recording has no parameters")])
+        }
+        return try SceneProgram(recording: decodeRecording(bytes: bytes, document: document, file: file), file: file)
+    }
+
+    /// A recording decoded; a problem is placed at the field its coding path names.
+    static func decodeRecording(bytes: [UInt8], document: JSONDocument, file: String) throws -> Recording {
         func fail(_ path: [CodingKey], _ message: String) -> SceneLoadError {
             var node = document.root
             var pointer = ""
@@ -72,7 +82,6 @@ public enum SceneLoader {
             let (line, column) = document.position(of: node.offset)
             return SceneLoadError(file: file, problems: [SceneProblem(line: line, column: column, pointer: pointer, message: message)])
         }
-        if let k = parameters.keys.first { throw fail([], "--param \(k): a recording has no parameters") }
         let r: Recording
         do {
             r = try JSONDecoder().decode(Recording.self, from: Data(bytes))
@@ -84,7 +93,7 @@ public enum SceneLoader {
             throw fail(c.codingPath, c.debugDescription)
         }
         guard r.version == Recording.version else { throw fail([], "recording version \(r.version); this strata-bench reads \(Recording.version)") }
-        return try SceneProgram(recording: r, file: file)
+        return r
     }
 
     /// Reads a recording file for `scene check`.
@@ -98,8 +107,7 @@ public enum SceneLoader {
             let (line, column) = SyntaxPosition.of(e.offset, in: bytes)
             throw SceneLoadError(file: path, problems: [SceneProblem(line: line, column: column, pointer: "", message: e.message)])
         }
-        _ = try loadRecording(bytes: bytes, document: document, file: path, parameters: [:])
-        return try JSONDecoder().decode(Recording.self, from: data)
+        return try decodeRecording(bytes: bytes, document: document, file: path)
     }
 
     /// Parameter names and defaults of the scene in `path`, without building it (for
