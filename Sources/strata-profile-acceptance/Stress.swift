@@ -116,6 +116,7 @@ func runStress(_ options: Options) {
     summary["dropped"] = s.dropped
     summary["droppedRingFull"] = s.droppedRingFull
     summary["droppedReentrant"] = s.droppedReentrant
+    summary["paused"] = s.paused
     summary["unwindFailures"] = s.unwindFailures
     summary["contended"] = s.contended
     summary["inLoader"] = s.inLoader

@@ -35,7 +35,14 @@ final class StressTests: XCTestCase {
             XCTAssertGreaterThan(s["samplesInUnwindRaise"] as? Int ?? 0, 0, "\(unwinder): samples inside C++ unwinding")
             XCTAssertGreaterThan(s["samplesInDlopen"] as? Int ?? 0, 0, "\(unwinder): samples inside dlopen/dlclose")
             XCTAssertEqual(s["threads"] as? Int, 5, unwinder)
-            XCTAssertEqual(s["dropped"] as? Int, 0, "\(unwinder): \(s)")
+            // Every signal is a sample or counted under its cause. The ring can fill when the
+            // collector waits on a handler whose thread the scheduler parked (seven busy threads
+            // on two cores): that is counted, never silent, and must stay rare.
+            let signals = try XCTUnwrap(s["signals"] as? Int)
+            let dropped = try XCTUnwrap(s["dropped"] as? Int)
+            XCTAssertEqual((s["samples"] as? Int ?? 0) + dropped + (s["paused"] as? Int ?? -1), signals,
+                           "\(unwinder): every signal accounted for: \(s)")
+            XCTAssertLessThanOrEqual(dropped * 1_000, signals, "\(unwinder): at most 0.1% dropped: \(s)")
             if unwinder != "fp" {
                 XCTAssertGreaterThan(s["inLoader"] as? Int ?? 0, 0, "\(unwinder): loader samples walked by frame pointers")
             }
