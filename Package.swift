@@ -62,8 +62,10 @@ let package = Package(
         // The harness: registration on Google Benchmark, frame-time recorder, counts, the report model.
         // Callgrind client requests: instruction counts of exactly the benchmark body.
         .target(name: "CCallgrind"),
+        // SQLite (Debian's libsqlite3-dev): the benchmark history store (History.swift).
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "StrataBench",
-                dependencies: ["CGoogleBenchmark", "CAllocationCounter", "CCallgrind", "StrataScript",
+                dependencies: ["CGoogleBenchmark", "CAllocationCounter", "CCallgrind", "CSQLite", "StrataScript",
                                .product(name: "Histogram", package: "hdrhistogram-swift")],
                 swiftSettings: release),
         // The benchmark definitions: suites and scenes on the fast engine ...

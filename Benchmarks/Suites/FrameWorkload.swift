@@ -159,6 +159,56 @@ func makeFrameWorkload(_ spec: FrameSpec) throws -> Workload {
                 renderer.endFrame()
             }
         }
+        if let misses = injectedCacheMisses { misses.touch(loads: misses.loadsPerThousand * n / 1000) }
+    }
+}
+
+/// `STRATA_BENCH_INJECT_CACHE_MISSES=MODE:N` makes every frame benchmark body also load N
+/// words per 1,000 animations from a side buffer: `local` walks 4 KiB (first-level hits),
+/// `scattered` jumps 32 KiB at a time through 64 MiB (a miss at every level). Both modes run
+/// exactly the same instructions, so `local` against `scattered` is a regression of cache
+/// misses alone: what a layout change does, and what instruction counts cannot see. Nil when
+/// unset. Never set it for a real run; `run` records it in the report's warnings.
+let injectedCacheMisses: CacheMissInjection? = {
+    guard let text = ProcessInfo.processInfo.environment["STRATA_BENCH_INJECT_CACHE_MISSES"] else { return nil }
+    let parts = text.split(separator: ":")
+    guard parts.count == 2, let n = Int(parts[1]), n > 0, n <= 1_000_000 else { return nil }
+    switch parts[0] {
+    case "local": return CacheMissInjection(words: 512, stride: 1, loadsPerThousand: n)
+    case "scattered": return CacheMissInjection(words: 8 << 20, stride: 4099, loadsPerThousand: n)
+    default: return nil
+    }
+}()
+
+/// The side buffer and the walk of `STRATA_BENCH_INJECT_CACHE_MISSES`.
+final class CacheMissInjection {
+    let words: UnsafeMutablePointer<UInt64>
+    let mask: Int
+    let stride: Int
+    let loadsPerThousand: Int
+    private var cursor = 0
+    private(set) var sink: UInt64 = 0
+
+    /// `words` a power of two; `stride` in words.
+    init(words: Int, stride: Int, loadsPerThousand: Int) {
+        self.words = .allocate(capacity: words)
+        for i in 0..<words { self.words[i] = UInt64(truncatingIfNeeded: i) }
+        mask = words - 1
+        self.stride = stride
+        self.loadsPerThousand = loadsPerThousand
+    }
+
+    deinit { words.deallocate() }
+
+    /// `loads` dependent-free loads along the walk; the same instructions in both modes.
+    @inline(never) func touch(loads: Int) {
+        var c = cursor, s = sink
+        for _ in 0..<loads {
+            s &+= words[c & mask]
+            c &+= stride
+        }
+        cursor = c
+        sink = s
     }
 }
 

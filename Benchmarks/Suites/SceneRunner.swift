@@ -82,7 +82,12 @@ final class SceneRun: SceneStepping {
             let ops = session.prepare(program.frame(f))
             let t0 = DispatchTime.now().uptimeNanoseconds
             session.apply(ops)
-            let t1 = DispatchTime.now().uptimeNanoseconds
+            var t1 = DispatchTime.now().uptimeNanoseconds
+            if injectedSceneSlowdown > 0 {
+                // The trust experiment's knob: the frame's own time again P% longer, spun.
+                let until = t1 &+ UInt64(Double(t1 &- t0) * injectedSceneSlowdown)
+                while t1 < until { t1 = DispatchTime.now().uptimeNanoseconds }
+            }
             withExtendedLifetime(ops) {}   // ... and freed outside it
             if f >= warmup {
                 recorder.record(frameNanoseconds: t1 &- t0, renderNanoseconds: session.lastRenderNanoseconds,
@@ -165,3 +170,11 @@ enum SceneRunner {
         }
     }
 }
+
+/// `STRATA_BENCH_INJECT_SLOWDOWN=P` (see `injectedSlowdownPeriod`) makes every scene frame P%
+/// longer too: after the frame's work, a spin for P% of its time, inside the timed region, so
+/// p50 and p99 both move by P%. 0 when unset.
+let injectedSceneSlowdown: Double = {
+    guard let text = ProcessInfo.processInfo.environment["STRATA_BENCH_INJECT_SLOWDOWN"], let p = Double(text), p > 0, p <= 100 else { return 0 }
+    return p / 100
+}()

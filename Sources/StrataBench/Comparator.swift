@@ -15,6 +15,12 @@ public struct Comparator {
     public var noiseFloor = 0.02
     /// Significance level of the Mann–Whitney test.
     public var alpha = 0.01
+    /// How far a benchmark's median moves between separate processes of one build on this
+    /// machine kind (measured by `strata-bench ab`, which runs each build in many processes).
+    /// Two reports are unpaired: a time difference is judged only beyond its band, and with
+    /// no band measured it is "inconclusive (unpaired)" unless it is plainly within the
+    /// threshold.
+    public var bands: NoiseBands?
 
     public init(timeThreshold: Double = 0.05, countThreshold: Double = 0.01, noiseFloor: Double = 0.02, alpha: Double = 0.01) {
         self.timeThreshold = timeThreshold
@@ -32,6 +38,16 @@ public struct Comparator {
         if base.machine.swiftVersion != head.machine.swiftVersion {
             notes.append("different Swift toolchains: instruction counts may move for that reason alone")
         }
+        var bands = self.bands
+        if let b = bands, b.machineKey != head.machine.timingKey {
+            notes.append("the noise bands (\(b.source)) were measured on another machine or build: unpaired time differences are judged without them")
+            bands = nil
+        }
+        if sameMachine && !base.benchmarks.isEmpty {
+            notes.append(bands == nil
+                ? "unpaired times (two separate runs) with no noise band measured for this machine: differences beyond \(Int((timeThreshold * 100).rounded()))% are inconclusive; `strata-bench ab` pairs the builds and measures the band"
+                : "unpaired times judged against the noise bands measured by \(bands!.source) (\(bands!.processes) processes, \(bands!.createdAt))")
+        }
         var rows: [ComparisonRow] = []
         let baseTimes = Dictionary(base.benchmarks.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         let headTimes = Dictionary(head.benchmarks.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
@@ -40,11 +56,12 @@ public struct Comparator {
                 rows.append(ComparisonRow(name: h.name, metric: "time", baseline: nil, head: h.medianNsPerItem, change: nil, verdict: .new))
                 continue
             }
-            rows.append(compareTime(b, h, sameMachine: sameMachine))
+            rows.append(compareTime(b, h, sameMachine: sameMachine, band: bands?.bands[h.name]))
         }
         for b in base.benchmarks where headTimes[b.name] == nil {
             rows.append(ComparisonRow(name: b.name, metric: "time", baseline: b.medianNsPerItem, head: nil, change: nil, verdict: .missing))
         }
+        var oneSidedCache: [String] = []
         let baseCounts = Dictionary(base.counts.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         let headCounts = Dictionary(head.counts.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         for h in head.counts {
@@ -57,7 +74,20 @@ public struct Comparator {
             } else if b.instructionsPerItem != nil || h.instructionsPerItem != nil {
                 notes.append("\(h.name): instruction count missing on one side (valgrind unavailable?)")
             }
+            // The cache simulation: estimated cycles gate like instructions; the miss counts
+            // are shown (small absolute numbers swing by large percentages) but not gated.
+            if let bc = b.estimatedCyclesPerItem, let hc = h.estimatedCyclesPerItem {
+                rows.append(compareCount(h.name, "estimated-cycles", bc, hc))
+                for (metric, bm, hm) in [("l1-misses", b.l1MissesPerItem, h.l1MissesPerItem), ("ll-misses", b.llMissesPerItem, h.llMissesPerItem)] {
+                    if let bm, let hm { rows.append(compareCount(h.name, metric, bm, hm, gated: false)) }
+                }
+            } else if b.estimatedCyclesPerItem != nil || h.estimatedCyclesPerItem != nil {
+                oneSidedCache.append(h.name)
+            }
             rows.append(compareCount(h.name, "mallocs", b.mallocsPerItem, h.mallocsPerItem))
+        }
+        if !oneSidedCache.isEmpty {
+            notes.append("cache-simulation counts on one side only for \(oneSidedCache.count) bodies (a report from before they were recorded?): their estimated cycles are not compared")
         }
         for b in base.counts where headCounts[b.name] == nil {
             rows.append(ComparisonRow(name: b.name, metric: "instructions", baseline: b.instructionsPerItem, head: nil, change: nil, verdict: .missing))
@@ -66,9 +96,11 @@ public struct Comparator {
                           countThreshold: countThreshold, sameMachine: sameMachine, notes: notes, rows: rows)
     }
 
-    /// A time verdict needs all three: the change beyond the threshold, the bootstrap
-    /// interval beyond the noise floor (same side), and the rank test significant.
-    func compareTime(_ b: BenchmarkSummary, _ h: BenchmarkSummary, sameMachine: Bool) -> ComparisonRow {
+    /// Two reports are unpaired: a time verdict needs the change beyond both the threshold
+    /// and the benchmark's measured band, the bootstrap interval wholly beyond the band (and
+    /// the noise floor), and the rank test significant. Without a band, only "unchanged"
+    /// (interval within the threshold) or "inconclusive (unpaired)".
+    func compareTime(_ b: BenchmarkSummary, _ h: BenchmarkSummary, sameMachine: Bool, band: Double? = nil) -> ComparisonRow {
         if b.error != nil || h.error != nil {
             return ComparisonRow(name: h.name, metric: "time", baseline: b.medianNsPerItem, head: h.medianNsPerItem,
                                  change: nil, verdict: .failed)
@@ -84,19 +116,29 @@ public struct Comparator {
         }
         let p = Statistics.mannWhitneyP(b.samplesNsPerItem, h.samplesNsPerItem)
         let ci = Statistics.bootstrapMedianRatio(base: b.samplesNsPerItem, head: h.samplesNsPerItem)
-        var verdict = Verdict.unchanged
-        if let c = change, p < alpha {
-            if c > timeThreshold && ci.low > noiseFloor { verdict = .regression }
-            if c < -timeThreshold && ci.high < -noiseFloor { verdict = .improvement }
+        var verdict = Verdict.inconclusive
+        if let c = change {
+            if let band {
+                let edge = max(noiseFloor, band), margin = max(timeThreshold, band)
+                if c > margin && ci.low > edge && p < alpha { verdict = .regression }
+                else if c < -margin && ci.high < -edge && p < alpha { verdict = .improvement }
+                else if abs(c) <= timeThreshold { verdict = .unchanged }
+            } else if abs(c) <= timeThreshold && ci.low >= -timeThreshold && ci.high <= timeThreshold {
+                verdict = .unchanged
+            }
         }
         return ComparisonRow(name: h.name, metric: "time", baseline: b.medianNsPerItem, head: h.medianNsPerItem,
-                             change: change, ciLow: ci.low, ciHigh: ci.high, pValue: p, verdict: verdict)
+                             change: change, ciLow: ci.low, ciHigh: ci.high, pValue: p, verdict: verdict,
+                             band: band, basis: "unpaired")
     }
 
     /// Deterministic counts: the change against the count threshold, nothing else (a count
     /// that was zero and is not is a regression however small).
-    func compareCount(_ name: String, _ metric: String, _ b: Double, _ h: Double) -> ComparisonRow {
+    func compareCount(_ name: String, _ metric: String, _ b: Double, _ h: Double, gated: Bool = true) -> ComparisonRow {
         let change: Double? = b > 0 ? h / b - 1 : (h > 0 ? nil : 0)
+        guard gated else {
+            return ComparisonRow(name: name, metric: metric, baseline: b, head: h, change: change, verdict: .informational)
+        }
         var verdict = Verdict.unchanged
         if b == 0 && h > 0 { verdict = .regression }
         if let c = change, c > countThreshold { verdict = .regression }
@@ -134,19 +176,20 @@ extension Comparison {
 
     /// A plain-text table: regressions first, then improvements, then the rest.
     public func table(all: Bool = false) -> String {
-        func pct(_ x: Double?) -> String { x.map { String(format: "%+.1f%%", 100 * $0) } ?? "–" }
         func num(_ x: Double?) -> String { x.map { String(format: $0 >= 100 ? "%.0f" : "%.3g", $0) } ?? "–" }
-        let order: [Verdict] = [.regression, .failed, .improvement, .insufficientData, .differentMachine, .new, .missing, .unchanged]
-        var lines = ["verdict            metric        change    95% CI               p        baseline     head  name"]
+        let order: [Verdict] = [.regression, .failed, .improvement, .inconclusive, .insufficientData, .differentMachine, .new, .missing,
+                                .unchanged, .informational]
+        var lines = ["verdict                  metric            change    95% CI               band     p        baseline     head  name"]
         for v in order {
             // Unchanged rows, and baseline rows a (quick) head run did not include, are
             // counted in the summary line and listed only with `all`.
-            for r in rows where r.verdict == v && (all || (v != .unchanged && v != .missing)) {
-                let ci = r.ciLow.map { "[\(pct($0)), \(pct(r.ciHigh))]" } ?? "–"
-                lines.append(v.rawValue.padding(toLength: 19, withPad: " ", startingAt: 0)
-                    + r.metric.padding(toLength: 13, withPad: " ", startingAt: 0)
-                    + pct(r.change).padding(toLength: 10, withPad: " ", startingAt: 0)
+            for r in rows where r.verdict == v && (all || (v != .unchanged && v != .missing && v != .informational)) {
+                let ci = r.ciLow.map { "[\(r.formatChange($0)), \(r.formatChange(r.ciHigh))]" } ?? "–"
+                lines.append(r.verdictLabel.padding(toLength: 25, withPad: " ", startingAt: 0)
+                    + r.metric.padding(toLength: 18, withPad: " ", startingAt: 0)
+                    + r.formatChange(r.change).padding(toLength: 10, withPad: " ", startingAt: 0)
                     + ci.padding(toLength: 21, withPad: " ", startingAt: 0)
+                    + r.formatBand.padding(toLength: 9, withPad: " ", startingAt: 0)
                     + (r.pValue.map { String(format: "%.4f", $0) } ?? "–").padding(toLength: 9, withPad: " ", startingAt: 0)
                     + num(r.baseline).padding(toLength: 13, withPad: " ", startingAt: 0)
                     + num(r.head).padding(toLength: 6, withPad: " ", startingAt: 0) + "  " + r.name)

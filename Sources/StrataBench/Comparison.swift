@@ -18,6 +18,12 @@ public enum Verdict: String, Codable, Equatable, CaseIterable {
     case missing
     /// The benchmark failed in one of the runs.
     case failed
+    /// Shown for reading, never judged (cache-miss counts: the estimated cycles carry them).
+    case informational
+    /// The evidence does not decide: a paired interval that straddles the noise band, or an
+    /// unpaired time difference (separate processes, no rounds to pair) inside the band this
+    /// machine was measured to move by, or with no band measured (`basis` says which).
+    case inconclusive
 }
 
 /// One row of a comparison: a benchmark's time, or a body's instruction or malloc count.
@@ -32,12 +38,46 @@ public struct ComparisonRow: Codable, Equatable {
     /// Bootstrap 95% interval of the ratio of medians, minus 1 (times only).
     public var ciLow: Double?
     public var ciHigh: Double?
-    /// Two-sided Mann–Whitney U p-value on the repetitions (times only).
+    /// Two-sided Mann–Whitney U p-value on the repetitions (unpaired times), or the exact
+    /// sign test's on the rounds (paired).
     public var pValue: Double?
     public var verdict: Verdict
+    /// The A/A noise band the verdict was judged against (a relative change, or ms/s for the
+    /// hitch ratio): a difference inside it is never a regression. Nil for counts.
+    public var band: Double?
+    /// `paired` (rounds of both builds interleaved in one job), `unpaired` (two reports), or
+    /// nil for counts.
+    public var basis: String?
+    /// Paired rounds judged.
+    public var rounds: Int?
+
+    /// Whether `change`, the interval and the band are differences in the metric's own unit
+    /// (the hitch ratio, ms/s: often 0, so no ratio) rather than relative changes.
+    public var isAbsolute: Bool { metric == "hitch" }
+
+    /// `+4.2%`, or `+1.50 ms/s` for the hitch ratio; `–` for none.
+    public func formatChange(_ x: Double?) -> String {
+        guard let x else { return "–" }
+        return isAbsolute ? String(format: "%+.2f ms/s", x) : String(format: "%+.1f%%", 100 * x)
+    }
+
+    /// The noise band as `±2.1%` (or `±1.00 ms/s`), `–` without one.
+    public var formatBand: String {
+        guard let band else { return "–" }
+        return isAbsolute ? String(format: "±%.2f ms/s", band) : String(format: "±%.1f%%", 100 * band)
+    }
+
+    /// The verdict as the table prints it: `inconclusive (unpaired)` says why.
+    public var verdictLabel: String {
+        verdict == .inconclusive && basis == "unpaired" ? "inconclusive (unpaired)" : verdict.rawValue
+    }
 
     public init(name: String, metric: String, baseline: Double?, head: Double?, change: Double?, ciLow: Double? = nil,
-                ciHigh: Double? = nil, pValue: Double? = nil, verdict: Verdict) {
+                ciHigh: Double? = nil, pValue: Double? = nil, verdict: Verdict, band: Double? = nil, basis: String? = nil,
+                rounds: Int? = nil) {
+        self.band = band.flatMap(finite)
+        self.basis = basis
+        self.rounds = rounds
         self.name = name
         self.metric = metric
         self.baseline = baseline
@@ -73,5 +113,44 @@ public struct Comparison: Codable, Equatable {
         self.sameMachine = sameMachine
         self.notes = notes
         self.rows = rows
+    }
+}
+
+extension Comparison {
+    /// A Markdown summary for a CI step summary or a pull-request comment: regressions and
+    /// improvements first, then what could not be decided, with unchanged rows collapsed.
+    public func markdown(title: String = "strata-bench comparison") -> String {
+        func num(_ x: Double?) -> String { x.map { String(format: $0 >= 100 ? "%.0f" : "%.3g", $0) } ?? "–" }
+        func table(_ rows: [ComparisonRow]) -> [String] {
+            ["| verdict | benchmark | metric | change | 95% interval | noise band | baseline | head |",
+             "|---|---|---|---|---|---|---|---|"]
+                + rows.map { r in
+                    let ci = r.ciLow.map { "\(r.formatChange($0)) … \(r.formatChange(r.ciHigh))" } ?? "–"
+                    let name = r.name.replacingOccurrences(of: "|", with: "\\|")
+                    return "| \(r.verdictLabel) | `\(name)` | \(r.metric) | \(r.formatChange(r.change)) | \(ci) | \(r.formatBand) | \(num(r.baseline)) | \(num(r.head)) |"
+                }
+        }
+        let decided = rows.filter { [.regression, .failed, .improvement].contains($0.verdict) }
+            .sorted { ($0.verdict == .improvement ? 1 : 0, $0.name) < ($1.verdict == .improvement ? 1 : 0, $1.name) }
+        let undecided = rows.filter { [.inconclusive, .insufficientData, .differentMachine].contains($0.verdict) }
+        let unchanged = rows.filter { $0.verdict == .unchanged }
+        let counts = Dictionary(grouping: rows.filter { $0.verdict != .informational }, by: \.verdictLabel).mapValues(\.count)
+        var lines = ["### \(title)", "",
+                     counts.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: " · "), ""]
+        lines += notes.map { "> \($0)" }
+        if !notes.isEmpty { lines.append("") }
+        if decided.isEmpty {
+            lines.append("No regression and no improvement.")
+        } else {
+            lines += table(decided)
+        }
+        if !undecided.isEmpty {
+            lines += ["", "**Not decided** (the evidence does not separate the change from this machine's noise):", ""]
+            lines += table(undecided)
+        }
+        if !unchanged.isEmpty {
+            lines += ["", "<details><summary>\(unchanged.count) unchanged</summary>", ""] + table(unchanged) + ["", "</details>"]
+        }
+        return lines.joined(separator: "\n") + "\n"
     }
 }

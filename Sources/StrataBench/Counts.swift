@@ -48,9 +48,14 @@ public enum Counts {
     /// Whether valgrind can be used for instruction counts.
     public static var valgrindAvailable: Bool { MachineFingerprint.run("valgrind", ["--version"]) != nil }
 
-    /// Runs `executable arguments` under callgrind (address-space randomisation off,
-    /// deterministic hashing) and returns the instructions counted per dump name.
-    public static func instructions(executable: String, arguments: [String], scratch: URL) throws -> [String: UInt64] {
+    /// Callgrind's simulated caches, fixed rather than read from this CPU so that counts are
+    /// the same on every machine: 32 KiB 8-way first-level instruction and data caches and
+    /// an 8 MiB 16-way last level, 64-byte lines.
+    public static let simulatedCaches = ["--I1=32768,8,64", "--D1=32768,8,64", "--LL=8388608,16,64"]
+
+    /// Runs `executable arguments` under callgrind with its cache simulation (address-space
+    /// randomisation off, deterministic hashing) and returns the counts per dump name.
+    public static func callgrind(executable: String, arguments: [String], scratch: URL) throws -> [String: CallgrindCounts] {
         try? FileManager.default.removeItem(at: scratch)
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         let out = scratch.appendingPathComponent("callgrind.out")
@@ -66,7 +71,7 @@ public enum Counts {
         env["SWIFT_DETERMINISTIC_HASHING"] = "1"
         p.environment = env
         p.arguments = ["setarch", "x86_64", "-R", "valgrind", "--tool=callgrind", "--collect-atstart=no",
-                       "--callgrind-out-file=\(out.path)", stripped.path] + arguments
+                       "--cache-sim=yes"] + simulatedCaches + ["--callgrind-out-file=\(out.path)", stripped.path] + arguments
         let log = Pipe()
         p.standardOutput = log
         p.standardError = log
@@ -76,26 +81,74 @@ public enum Counts {
         guard p.terminationStatus == 0 else {
             throw BenchmarkError("callgrind run failed (status \(p.terminationStatus)):\n\(text.suffix(2000))")
         }
-        var counts: [String: UInt64] = [:]
+        var counts: [String: CallgrindCounts] = [:]
         for file in try FileManager.default.contentsOfDirectory(atPath: scratch.path) where file.hasPrefix("callgrind.out") {
             let dump = try String(contentsOf: scratch.appendingPathComponent(file), encoding: .utf8)
-            if let (name, ir) = parseDump(dump) { counts[name] = ir }
+            if let (name, c) = parseDump(dump) { counts[name] = c }
         }
         return counts
     }
 
-    /// The trigger name and instruction total of one callgrind dump
-    /// (`desc: Trigger: Client Request: NAME` and `summary:`/`totals:` lines).
-    static func parseDump(_ text: String) -> (String, UInt64)? {
-        var name: String?, total: UInt64?
+    /// The trigger name and event totals of one callgrind dump
+    /// (`desc: Trigger: Client Request: NAME`, the `events:` line naming the columns, and the
+    /// `summary:`/`totals:` line, whose trailing zero columns callgrind omits). Without an
+    /// `events:` line the one column is `Ir`.
+    static func parseDump(_ text: String) -> (String, CallgrindCounts)? {
+        var name: String?, totals: [UInt64]?
+        var events = ["Ir"]
         for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
             if line.hasPrefix("desc: Trigger: Client Request: ") {
                 name = String(line.dropFirst("desc: Trigger: Client Request: ".count))
-            } else if line.hasPrefix("summary:") || (total == nil && line.hasPrefix("totals:")) {
-                total = UInt64(line.split(separator: " ").dropFirst().first ?? "")
+            } else if line.hasPrefix("events:") {
+                events = line.dropFirst("events:".count).split(separator: " ").map(String.init)
+            } else if line.hasPrefix("summary:") || (totals == nil && line.hasPrefix("totals:")) {
+                let values = line.split(separator: " ").dropFirst().map { UInt64($0) }
+                guard !values.isEmpty, !values.contains(nil) else { return nil }
+                totals = values.compactMap { $0 }
             }
         }
-        guard let name, let total else { return nil }
-        return (name, total)
+        guard let name, let totals else { return nil }
+        // Callgrind leaves out trailing columns that are zero (no last-level misses, often).
+        guard totals.count <= events.count else { return nil }
+        var byEvent: [String: UInt64] = [:]
+        for (i, e) in events.enumerated() { byEvent[e] = i < totals.count ? totals[i] : 0 }
+        guard let ir = byEvent["Ir"] else { return nil }
+        return (name, CallgrindCounts(ir: ir, dr: byEvent["Dr"], dw: byEvent["Dw"], i1mr: byEvent["I1mr"], d1mr: byEvent["D1mr"],
+                                      d1mw: byEvent["D1mw"], ilmr: byEvent["ILmr"], dlmr: byEvent["DLmr"], dlmw: byEvent["DLmw"]))
+    }
+}
+
+/// One callgrind dump's event totals: instructions, and with the cache simulation, data reads
+/// and writes and their misses at each level.
+public struct CallgrindCounts: Equatable {
+    public var ir: UInt64
+    /// The cache simulation's events (nil when the dump has none).
+    public var cache: Cache?
+
+    public struct Cache: Equatable {
+        public var dr, dw, i1mr, d1mr, d1mw, ilmr, dlmr, dlmw: UInt64
+        /// Instruction and data misses of the first level.
+        public var l1Misses: UInt64 { i1mr + d1mr + d1mw }
+        /// Misses of the last level (accesses that went to memory).
+        public var llMisses: UInt64 { ilmr + dlmr + dlmw }
+    }
+
+    public init(ir: UInt64, dr: UInt64? = nil, dw: UInt64? = nil, i1mr: UInt64? = nil, d1mr: UInt64? = nil, d1mw: UInt64? = nil,
+                ilmr: UInt64? = nil, dlmr: UInt64? = nil, dlmw: UInt64? = nil) {
+        self.ir = ir
+        if let dr, let dw, let i1mr, let d1mr, let d1mw, let ilmr, let dlmr, let dlmw {
+            cache = Cache(dr: dr, dw: dw, i1mr: i1mr, d1mr: d1mr, d1mw: d1mw, ilmr: ilmr, dlmr: dlmr, dlmw: dlmw)
+        }
+    }
+
+    /// Estimated cycles as CodSpeed and iai-callgrind define them: every access that hits the
+    /// first level costs 1, one served by the last level 5, one that goes to memory 35.
+    /// Accesses are instruction fetches plus data reads and writes.
+    public var estimatedCycles: UInt64? {
+        guard let c = cache else { return nil }
+        let accesses = ir + c.dr + c.dw
+        let l1Hits = accesses - min(accesses, c.l1Misses)
+        let llHits = c.l1Misses - min(c.l1Misses, c.llMisses)
+        return l1Hits + 5 * llHits + 35 * c.llMisses
     }
 }

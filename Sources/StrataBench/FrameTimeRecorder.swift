@@ -68,6 +68,11 @@ public struct FrameTimeRecorder {
             }
         }
         let fraction = { (k: Int) -> Double in n == 0 ? 0 : Double(k) / Double(n) }
+        // Android's frame overrun: exact percentiles (nearest rank) of time minus the budget.
+        let sorted = frameTimes.sorted()
+        let overrun = { (q: Double) -> Double in
+            (Double(sorted[Swift.min(n - 1, Int((q * Double(n)).rounded(.up)) - 1)]) - Self.budget16) / 1e6
+        }
         return SceneResult(
             name: name, description: description, layers: layers, frames: n, warmupFrames: warmupFrames,
             p50: n == 0 ? 0 : ms(total.valueAtPercentile(50)), p90: n == 0 ? 0 : ms(total.valueAtPercentile(90)),
@@ -79,6 +84,7 @@ public struct FrameTimeRecorder {
             snapshotP99: snapshots == 0 ? nil : ms(snapshot.valueAtPercentile(99)),
             withinBudget16: fraction(within16), withinBudget8: fraction(within8), droppedFrames: dropped,
             hitchMsPerSecond: durationNs > 0 ? (hitchNs / 1e6) / (durationNs / 1e9) : 0,
+            frameOverrunMs: n == 0 ? nil : FrameOverrun(p50: overrun(0.5), p90: overrun(0.9), p95: overrun(0.95), p99: overrun(0.99)),
             histogram: buckets, frameTimesMs: frameTimes.prefix(20_000).map(ms))
     }
 }

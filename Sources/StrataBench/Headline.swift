@@ -59,8 +59,13 @@ public enum Headline {
         }
         lines += variantTable(block.scenes)
         for scene in block.scenes {
-            lines.append(String(format: "scene %@: %d frames, p50 %.3f ms, p99 %.3f ms, max %.3f ms, %.1f%% within 8.33 ms",
-                                scene.name, scene.frames, scene.p50, scene.p99, scene.max, 100 * scene.withinBudget8))
+            lines.append(String(format: "scene %@: %d frames, p50 %.3f ms, p99 %.3f ms, max %.3f ms, %.1f%% within 8.33 ms, hitch %.1f ms/s (%@)",
+                                scene.name, scene.frames, scene.p50, scene.p99, scene.max, 100 * scene.withinBudget8,
+                                scene.hitchMsPerSecond, scene.hitchRating.rawValue))
+            if let o = scene.frameOverrunMs {
+                lines.append(String(format: "  frame overrun (time minus the 60 Hz budget, CPU-side): p50 %.2f, p90 %.2f, p95 %.2f, p99 %.2f ms over %d frames",
+                                    o.p50, o.p90, o.p95, o.p99, scene.frames))
+            }
             if let p50 = scene.snapshotP50, let p99 = scene.snapshotP99 {
                 lines.append(String(format: "  of which the render snapshot: p50 %.3f ms, p99 %.3f ms", p50, p99))
             }

@@ -133,17 +133,28 @@ public struct CountResult: Codable, Equatable {
     /// Instructions per item under callgrind (collection toggled around the body only); nil
     /// when valgrind is not available.
     public var instructionsPerItem: Double?
+    /// Callgrind's cache simulation of the same body (nil without valgrind, and in reports
+    /// written before it): first-level misses (instruction + data), last-level misses, and
+    /// the estimated cycles CodSpeed and iai-callgrind define from them,
+    /// L1 hits + 5 x LL hits + 35 x RAM accesses (`CacheCounts.estimatedCycles`).
+    public var l1MissesPerItem: Double?
+    public var llMissesPerItem: Double?
+    public var estimatedCyclesPerItem: Double?
     public var mallocsPerItem: Double
     public var freesPerItem: Double
     public var bytesAllocatedPerItem: Double
 
     public init(name: String, item: String, itemsPerIteration: Int, iterations: Int, instructionsPerItem: Double?,
+                l1MissesPerItem: Double? = nil, llMissesPerItem: Double? = nil, estimatedCyclesPerItem: Double? = nil,
                 mallocsPerItem: Double, freesPerItem: Double, bytesAllocatedPerItem: Double) {
         self.name = name
         self.item = item
         self.itemsPerIteration = itemsPerIteration
         self.iterations = iterations
         self.instructionsPerItem = instructionsPerItem.flatMap(finite)
+        self.l1MissesPerItem = l1MissesPerItem.flatMap(finite)
+        self.llMissesPerItem = llMissesPerItem.flatMap(finite)
+        self.estimatedCyclesPerItem = estimatedCyclesPerItem.flatMap(finite)
         self.mallocsPerItem = mallocsPerItem
         self.freesPerItem = freesPerItem
         self.bytesAllocatedPerItem = bytesAllocatedPerItem

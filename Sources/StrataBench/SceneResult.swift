@@ -26,8 +26,14 @@ public struct SceneResult: Codable, Equatable {
     public var withinBudget8: Double
     /// Refreshes a 60 Hz display would have missed.
     public var droppedFrames: Int
-    /// Time beyond the 60 Hz budget per second of frames (Apple's hitch ratio), ms/s.
+    /// Time beyond the 60 Hz budget per second of frames (Apple's hitch time ratio), ms/s. A
+    /// CPU-side approximation: there is no display here, so a frame's lateness is its time
+    /// beyond the budget, not a missed presentation.
     public var hitchMsPerSecond: Double
+    /// Android Macrobenchmark's `frameOverrunMs` distribution: each frame's time minus the
+    /// 60 Hz budget (negative: it made its deadline), ms, the same CPU-side approximation (nil
+    /// in reports written before it).
+    public var frameOverrunMs: FrameOverrun?
     /// HdrHistogram buckets: [upper value ns, count], logarithmic (10 µs, x1.1).
     public var histogram: [[Double]]
     /// Every frame's time (the first 20,000), for the timeline.
@@ -45,6 +51,33 @@ public struct SceneResult: Codable, Equatable {
     public var strategy: String?
     public var file: String?
     public var parameters: [String: Double]?
+}
+
+/// Percentiles of frame overrun (frame time minus the budget), ms, as Android's
+/// FrameTimingMetric reports them.
+public struct FrameOverrun: Codable, Equatable {
+    public var p50: Double
+    public var p90: Double
+    public var p95: Double
+    public var p99: Double
+    public init(p50: Double, p90: Double, p95: Double, p99: Double) {
+        self.p50 = p50
+        self.p90 = p90
+        self.p95 = p95
+        self.p99 = p99
+    }
+}
+
+extension SceneResult {
+    /// Apple's bands for the hitch time ratio (Xcode Organizer's scroll hitch rate): good
+    /// under 5 ms/s, warning from 5 to 10, critical above 10.
+    public enum HitchRating: String, Codable {
+        case good, warning, critical
+    }
+
+    public var hitchRating: HitchRating {
+        hitchMsPerSecond < 5 ? .good : hitchMsPerSecond <= 10 ? .warning : .critical
+    }
 }
 
 /// Memory through a scene: whether churn (animations started and retired, subtrees moved in

@@ -8,10 +8,14 @@ struct CompareCommand: ParsableCommand {
         commandName: "compare",
         abstract: "Compare a head report with a baseline report.",
         discussion: """
-        Times: a regression when the median moved more than --threshold, the bootstrap 95% interval of the
-        ratio of medians lies beyond the noise floor, and the Mann–Whitney test agrees (p < 0.01); fewer than
-        \(Comparator.minimumRepetitions) repetitions give "insufficient-data". Counts (callgrind instructions,
-        mallocs): exact, against --count-threshold. Different machine fingerprints: no time verdicts.
+        Two reports are unpaired (separate processes, run at different times): a time difference is judged only
+        against the band this machine was measured to move by between processes of one build (--noise-bands,
+        written by `strata-bench ab`): a regression when the median moved beyond both --threshold and the band,
+        the bootstrap 95% interval of the ratio of medians lies beyond the band, and the Mann–Whitney test agrees
+        (p < 0.01). With no band measured, differences beyond --threshold are "inconclusive (unpaired)": use
+        `strata-bench ab` for time verdicts. Fewer than \(Comparator.minimumRepetitions) repetitions give
+        "insufficient-data". Counts (callgrind instructions, estimated cycles from its cache simulation, mallocs):
+        exact, against --count-threshold. Different machine fingerprints: no time verdicts.
         Exit status: 0 fine, 2 regression, 3 the head run failed or is unreadable, 4 improvement only,
         5 baseline missing or unreadable.
         """)
@@ -24,14 +28,28 @@ struct CompareCommand: ParsableCommand {
     @Option(help: "Verdicts that set the exit status: all, counts (times printed only), none.") var gate = "all"
     @Flag(help: "List unchanged rows too.") var all = false
     @Option(help: "Also write the comparison as JSON here.") var json: String?
+    @Option(help: "text (a table) or markdown (a summary for a CI step or a pull-request comment).") var format = "text"
+    @Option(help: "Noise bands measured on this machine (`strata-bench ab` writes them). Default: reports/noise-bands.json when it exists.")
+    var noiseBands: String?
 
     func run() throws {
         guard let gate = Gate(rawValue: gate) else {
             throw ValidationError("--gate must be one of \(Gate.allCases.map(\.rawValue).joined(separator: ", "))")
         }
-        let comparator = Comparator(timeThreshold: try fraction(threshold, "--threshold"),
+        guard ["text", "markdown"].contains(format) else { throw ValidationError("--format must be text or markdown") }
+        var comparator = Comparator(timeThreshold: try fraction(threshold, "--threshold"),
                                     countThreshold: try fraction(countThreshold, "--count-threshold"),
                                     noiseFloor: try fraction(noiseFloor, "--noise-floor"))
+        let bandsPath = noiseBands ?? (FileManager.default.fileExists(atPath: "reports/noise-bands.json") ? "reports/noise-bands.json" : nil)
+        if let bandsPath {
+            do {
+                comparator.bands = try JSONDecoder.snakeCase.decode(NoiseBands.self, from: Data(contentsOf: URL(fileURLWithPath: bandsPath)))
+                comparator.bands?.source += " (\(bandsPath))"
+            } catch {
+                printError("\(bandsPath): not a noise-band file written by `strata-bench ab` (\(error))")
+                throw ExitCode(65)
+            }
+        }
         let base: StrataBlock
         do { base = try ReportBuilder.read(URL(fileURLWithPath: baseline)).strata } catch {
             printError("baseline: \(error)")
@@ -43,7 +61,7 @@ struct CompareCommand: ParsableCommand {
             throw ExitCode(3)
         }
         let comparison = comparator.compare(base: base, head: headBlock, basePath: baseline, headPath: head)
-        print(comparison.table(all: all))
+        print(format == "markdown" ? comparison.markdown() : comparison.table(all: all))
         if let json { try writeJSON(comparison, to: json) }
         let code = comparison.exitCode(gate: gate)
         print("exit status \(code) (gate: \(gate.rawValue))")
@@ -59,6 +77,15 @@ func fraction(_ text: String, _ option: String) throws -> Double {
         throw ValidationError("\(option) '\(text)' is not a percentage (5%) or a fraction (0.05)")
     }
     return v
+}
+
+extension JSONDecoder {
+    /// The tools' JSON (snake_case keys, as `writeJSON` writes them).
+    static var snakeCase: JSONDecoder {
+        let d = JSONDecoder()
+        d.keyDecodingStrategy = .convertFromSnakeCase
+        return d
+    }
 }
 
 func printError(_ s: String) {

@@ -59,6 +59,9 @@ struct RunCommand: ParsableCommand {
         if let knob = ProcessInfo.processInfo.environment["STRATA_BENCH_INJECT_SLOWDOWN"] {
             warnings.append("STRATA_BENCH_INJECT_SLOWDOWN=\(knob): frame bodies carry an injected slowdown (a trust experiment, not a real run)")
         }
+        if let knob = ProcessInfo.processInfo.environment["STRATA_BENCH_INJECT_CACHE_MISSES"] {
+            warnings.append("STRATA_BENCH_INJECT_CACHE_MISSES=\(knob): frame bodies carry injected side-buffer loads (a trust experiment, not a real run)")
+        }
         warnings.forEach { progress("warning: \($0)") }
 
         // 1. Google Benchmark: the suites.
@@ -151,13 +154,13 @@ struct RunCommand: ParsableCommand {
     func countAll(quick: Bool, warnings: inout [String]) throws -> [CountResult] {
         let counted = Catalog.counted
         guard !counted.isEmpty else { return [] }
-        progress("counting mallocs and instructions of \(counted.count) bodies")
-        var instructions: [String: UInt64] = [:]
+        progress("counting mallocs, instructions and simulated cache misses of \(counted.count) bodies")
+        var callgrind: [String: CallgrindCounts] = [:]
         if Counts.valgrindAvailable {
             let scratch = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("strata-bench-callgrind-\(getpid())")
             defer { try? FileManager.default.removeItem(at: scratch) }
             do {
-                instructions = try Counts.instructions(
+                callgrind = try Counts.callgrind(
                     executable: CommandLine.arguments[0].contains("/") ? URL(fileURLWithPath: CommandLine.arguments[0]).path : CommandLine.arguments[0],
                     arguments: ["count-worker", "--iterations", "\(Counts.defaultIterations)"] + counted.map(\.name),
                     scratch: scratch)
@@ -169,10 +172,14 @@ struct RunCommand: ParsableCommand {
         }
         return try counted.map { c in
             let a = try Counts.allocations(c)
-            let ir = instructions[c.name].map { Double($0) / Double(Counts.defaultIterations * max(c.items, 1)) }
+            let items = Double(Counts.defaultIterations * max(c.items, 1))
+            let g = callgrind[c.name]
             return CountResult(name: c.name, item: c.item, itemsPerIteration: c.items, iterations: Counts.defaultIterations,
-                               instructionsPerItem: ir, mallocsPerItem: a.mallocs, freesPerItem: a.frees,
-                               bytesAllocatedPerItem: a.bytes)
+                               instructionsPerItem: g.map { Double($0.ir) / items },
+                               l1MissesPerItem: g?.cache.map { Double($0.l1Misses) / items },
+                               llMissesPerItem: g?.cache.map { Double($0.llMisses) / items },
+                               estimatedCyclesPerItem: g?.estimatedCycles.map { Double($0) / items },
+                               mallocsPerItem: a.mallocs, freesPerItem: a.frees, bytesAllocatedPerItem: a.bytes)
         }
     }
 }

@@ -127,8 +127,11 @@ struct StressCommand: ParsableCommand {
     func printHistogram(_ s: SceneResult) {
         print(String(format: "\n%@: %d frames, %d layers", s.name, s.frames, s.layers))
         print(String(format: "  p50 %.3f  p90 %.3f  p99 %.3f  p99.9 %.3f  max %.3f ms", s.p50, s.p90, s.p99, s.p999, s.max))
-        print(String(format: "  within 16.67 ms %.1f%%, within 8.33 ms %.1f%%, dropped %d, hitch ratio %.1f ms/s",
-                     100 * s.withinBudget16, 100 * s.withinBudget8, s.droppedFrames, s.hitchMsPerSecond))
+        print(String(format: "  within 16.67 ms %.1f%%, within 8.33 ms %.1f%%, dropped %d, hitch ratio %.1f ms/s (%@ by Apple's bands; CPU-side)",
+                     100 * s.withinBudget16, 100 * s.withinBudget8, s.droppedFrames, s.hitchMsPerSecond, s.hitchRating.rawValue))
+        if let o = s.frameOverrunMs {
+            print(String(format: "  frame overrun (Android's frameOverrunMs, CPU-side): p50 %.2f  p90 %.2f  p95 %.2f  p99 %.2f ms", o.p50, o.p90, o.p95, o.p99))
+        }
         if let m = s.memory {
             print(String(format: "  %.0f bytes per layer, %.0f per running animation; stores %+d bytes, resident %+d KiB from warm-up to end",
                          m.bytesPerLayer, m.bytesPerAnimation, m.storeGrowthBytes, m.residentGrowthBytes / 1024))

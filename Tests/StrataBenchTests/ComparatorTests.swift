@@ -62,22 +62,52 @@ final class ComparatorTests: XCTestCase {
         }
     }
 
-    func test_timeVerdictsNeedThresholdIntervalAndTest() {
-        let base = block(["slow": reps(100), "same": reps(100), "fast": reps(100), "small": reps(100), "few": reps(100, n: 5)])
-        let head = block(["slow": reps(112), "same": reps(100.5), "fast": reps(85), "small": reps(103), "few": reps(150, n: 5)])
-        let c = Comparator().compare(base: base, head: head, basePath: "b", headPath: "h")
+    func bands(_ b: [String: Double], machineKey: String? = nil) -> NoiseBands {
+        NoiseBands(machineKey: machineKey ?? block([:]).machine.timingKey, createdAt: "t", source: "test", processes: 9, bands: b)
+    }
+
+    func test_unpairedTimeVerdictsNeedAMeasuredBand() {
+        let base = block(["slow": reps(100), "same": reps(100), "fast": reps(100), "small": reps(100), "few": reps(100, n: 5),
+                          "noisy": reps(100)])
+        let head = block(["slow": reps(112), "same": reps(100.5), "fast": reps(85), "small": reps(103), "few": reps(150, n: 5),
+                          "noisy": reps(125)])
+        var comparator = Comparator()
+        comparator.bands = bands(["slow": 0.04, "same": 0.04, "fast": 0.04, "small": 0.04, "few": 0.04, "noisy": 0.30])
+        let c = comparator.compare(base: base, head: head, basePath: "b", headPath: "h")
         func verdict(_ n: String) -> Verdict? { c.rows.first { $0.name == n }?.verdict }
         XCTAssertEqual(verdict("slow"), .regression)
         XCTAssertEqual(verdict("same"), .unchanged)
         XCTAssertEqual(verdict("fast"), .improvement)
         XCTAssertEqual(verdict("small"), .unchanged, "3% is under the 5% threshold")
         XCTAssertEqual(verdict("few"), .insufficientData)
+        XCTAssertEqual(verdict("noisy"), .inconclusive, "+25% is inside this benchmark's 30% band between processes")
         let slow = c.rows.first { $0.name == "slow" }!
         XCTAssertEqual(slow.change!, 0.12, accuracy: 0.005)
-        XCTAssertGreaterThan(slow.ciLow!, 0.02)
+        XCTAssertGreaterThan(slow.ciLow!, 0.04)
         XCTAssertLessThan(slow.pValue!, 0.01)
+        XCTAssertEqual(slow.band, 0.04)
+        XCTAssertEqual(slow.basis, "unpaired")
+        XCTAssertEqual(c.rows.first { $0.name == "noisy" }?.verdictLabel, "inconclusive (unpaired)")
         XCTAssertEqual(c.exitCode(gate: .all), 2)
         XCTAssertEqual(c.exitCode(gate: .counts), 0, "times do not gate under --gate counts")
+    }
+
+    func test_unpairedTimesWithoutABandAreInconclusiveNeverRegressions() {
+        // What `compare` of two separate runs of one build saw on this machine: medians 80% apart.
+        let base = block(["floor": reps(100), "commit": reps(100), "flat": reps(100)])
+        let head = block(["floor": reps(180), "commit": reps(214), "flat": reps(101)])
+        let c = Comparator().compare(base: base, head: head, basePath: "b", headPath: "h")
+        XCTAssertFalse(c.rows.contains { $0.verdict == .regression })
+        XCTAssertEqual(c.rows.first { $0.name == "floor" }?.verdictLabel, "inconclusive (unpaired)")
+        XCTAssertEqual(c.rows.first { $0.name == "flat" }?.verdict, .unchanged)
+        XCTAssertEqual(c.exitCode(gate: .all), 0)
+        XCTAssertTrue(c.notes.contains { $0.contains("no noise band measured") }, "\(c.notes)")
+        // Bands measured on another machine are not used.
+        var other = Comparator()
+        other.bands = bands(["floor": 0.01], machineKey: "another machine")
+        let o = other.compare(base: base, head: head, basePath: "b", headPath: "h")
+        XCTAssertEqual(o.rows.first { $0.name == "floor" }?.verdict, .inconclusive)
+        XCTAssertTrue(o.notes.contains { $0.contains("another machine") }, "\(o.notes)")
     }
 
     func test_differentMachinesGetNoTimeVerdictButCountsStillCompare() {
@@ -87,6 +117,7 @@ final class ComparatorTests: XCTestCase {
         XCTAssertFalse(c.sameMachine)
         XCTAssertTrue(c.notes.first?.contains("different machines") == true)
         XCTAssertEqual(c.rows.first { $0.metric == "time" }?.verdict, .differentMachine)
+        XCTAssertEqual(c.rows.first { $0.metric == "time" }?.verdictLabel, "different-machine")
         XCTAssertEqual(c.rows.first { $0.metric == "instructions" }?.verdict, .regression)
         XCTAssertEqual(c.exitCode(gate: .all), 2)
     }

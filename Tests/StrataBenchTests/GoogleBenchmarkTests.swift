@@ -207,7 +207,8 @@ final class ReportBuilderTests: XCTestCase {
         """
         let parsed = Counts.parseDump(dump)
         XCTAssertEqual(parsed?.0, "frame/opacity/shared/basic/1000")
-        XCTAssertEqual(parsed?.1, 123_456)
+        XCTAssertEqual(parsed?.1.ir, 123_456)
+        XCTAssertNil(parsed?.1.cache, "no cache simulation in this dump")
         XCTAssertNil(Counts.parseDump("summary: 5"))
     }
 

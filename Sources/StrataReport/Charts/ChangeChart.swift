@@ -31,7 +31,7 @@ struct ChangeChart {
         let labelWidth = min(380, max(140, Double(labels.map(\.count).max() ?? 10) * 6.2 + 16))
         let legendItems = [LegendItem(label: "threshold ±\(Format.percent(threshold))", colour: "", swatch: .band),
                            LegendItem(label: "95% interval", colour: "currentColor", swatch: .line(.solid, .none, hollow: false), cls: "whisker")]
-            + [Verdict.regression, .improvement, .unchanged, .insufficientData, .differentMachine].filter { v in rows.contains { $0.verdict == v } }
+            + [Verdict.regression, .improvement, .unchanged, .inconclusive, .insufficientData, .differentMachine, .informational].filter { v in rows.contains { $0.verdict == v } }
             .map { LegendItem(label: $0.rawValue, colour: VerdictStyle.colour($0), swatch: .box) }
         let legend = Legend.render(legendItems, x: labelWidth, y: 4, width: width - labelWidth - 70)
         let top = 10 + legend.height
@@ -83,6 +83,8 @@ enum VerdictStyle {
         case .differentMachine: return Palette.purple
         case .new, .missing: return Palette.sky
         case .failed: return "#7a1f1f"
+        case .inconclusive: return Palette.olive
+        case .informational: return "#c4c4c4"
         }
     }
 
@@ -91,21 +93,28 @@ enum VerdictStyle {
 
     /// Worst first.
     static func rank(_ v: Verdict) -> Int {
-        [Verdict.failed, .regression, .improvement, .insufficientData, .differentMachine, .missing, .new, .unchanged].firstIndex(of: v) ?? 99
+        [Verdict.failed, .regression, .improvement, .inconclusive, .insufficientData, .differentMachine, .missing, .new, .unchanged,
+         .informational].firstIndex(of: v) ?? 99
     }
 
     static func value(_ x: Double?, metric: String) -> String {
-        metric == "time" ? Format.ns(x) : Format.perItem(x)
+        switch metric {
+        case "time": return Format.ns(x)
+        case "p50", "p99": return x.map { String(format: "%.3g ms", $0) } ?? Format.dash
+        case "hitch": return x.map { String(format: "%.3g ms/s", $0) } ?? Format.dash
+        default: return Format.perItem(x)
+        }
     }
 
     static func tooltip(_ r: ComparisonRow) -> String {
-        var s = "\(r.name) (\(r.metric)): \(r.verdict.rawValue)\n\(value(r.baseline, metric: r.metric)) → \(value(r.head, metric: r.metric)), \(Format.change(r.change))"
-        if let lo = r.ciLow, let hi = r.ciHigh { s += "\n95% interval \(Format.change(lo)) to \(Format.change(hi))" }
+        var s = "\(r.name) (\(r.metric)): \(r.verdictLabel)\n\(value(r.baseline, metric: r.metric)) → \(value(r.head, metric: r.metric)), \(r.formatChange(r.change))"
+        if let lo = r.ciLow, let hi = r.ciHigh { s += "\n95% interval \(r.formatChange(lo)) to \(r.formatChange(hi))" }
+        if r.band != nil { s += "\nnoise band \(r.formatBand)\(r.basis.map { " (\($0))" } ?? "")" }
         if let p = r.pValue { s += "\np = \(Format.pValue(p))" }
         return s
     }
 
-    static func badge(_ v: Verdict) -> String {
-        "<span class=\"badge verdict-\(v.rawValue)\">\(Escape.text(v.rawValue))</span>"
+    static func badge(_ v: Verdict, label: String? = nil) -> String {
+        "<span class=\"badge verdict-\(v.rawValue)\">\(Escape.text(label ?? v.rawValue))</span>"
     }
 }

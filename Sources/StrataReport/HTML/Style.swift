@@ -79,7 +79,7 @@ enum Style {
     .badge{display:inline-block;padding:0 8px;border-radius:10px;font-size:11.5px;font-weight:600;line-height:18px;color:#fff;background:#767676;white-space:nowrap}
     .badge.verdict-regression{background:#C24E00}.badge.verdict-improvement{background:#0072B2}.badge.verdict-failed{background:#7a1f1f}
     .badge.verdict-insufficient-data{background:#E69F00;color:#1d1f23}.badge.verdict-different-machine{background:#CC79A7;color:#1d1f23}
-    .badge.verdict-new,.badge.verdict-missing{background:#56B4E9;color:#1d1f23}
+    .badge.verdict-new,.badge.verdict-missing{background:#56B4E9;color:#1d1f23}.badge.verdict-inconclusive{background:#8A7A00}.badge.verdict-informational{background:#c4c4c4;color:#1d1f23}
     .verdicts{display:flex;flex-wrap:wrap;gap:6px 16px;align-items:center}
     .callout{margin:10px 0;padding:8px 12px;border-left:4px solid var(--accent);background:var(--card);border-radius:4px}
     .callout.warn{border-left-color:#E69F00}.callout.bad{border-left-color:var(--bad)}.callout.good{border-left-color:var(--good)}

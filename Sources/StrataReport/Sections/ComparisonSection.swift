@@ -18,24 +18,26 @@ enum ComparisonSection {
         for note in c.notes { html += "<p class=\"callout\">\(Escape.text(note))</p>" }
 
         var charts: [Chart] = []
-        let times = c.rows.filter { $0.metric == "time" }
-        let countRows = c.rows.filter { $0.metric != "time" }
+        // Times (and paired scene frame times, relative); the hitch ratio is a difference in
+        // ms/s and stays in the table only.
+        let times = c.rows.filter { ["time", "p50", "p99"].contains($0.metric) }
+        let countRows = c.rows.filter { !["time", "p50", "p99", "hitch"].contains($0.metric) && $0.verdict != .informational }
         if let svg = ChangeChart(rows: times, threshold: c.timeThreshold, metricName: "median time per item").render(id: "change-time", title: "Time changes") {
             let shown = ChangeChart.select(times).count, total = times.filter { $0.change != nil }.count
             charts.append(Chart(id: "change-time", title: "Time: change against the baseline",
-                                caption: "median time per item, head vs baseline; whiskers: bootstrap 95% interval; band: threshold" + (shown < total ? " (the \(shown) most telling of \(total))" : ""),
+                                caption: (times.contains { $0.basis == "paired" } ? "median per-round ratio of paired rounds (scenes: frame-time p50, p99), head vs base" : "median time per item, head vs baseline") + "; whiskers: bootstrap 95% interval; band: threshold; each verdict's own noise band is in the table" + (shown < total ? " (the \(shown) most telling of \(total))" : ""),
                                 svg: svg))
         }
         if let svg = ChangeChart(rows: countRows, threshold: c.countThreshold, metricName: "count per item").render(id: "change-counts", title: "Count changes") {
             charts.append(Chart(id: "change-counts", title: "Counts: change against the baseline",
-                                caption: "instructions and mallocs per item, exact; band: threshold", svg: svg))
+                                caption: "instructions, estimated cycles (callgrind's cache simulation) and mallocs per item, exact; band: threshold", svg: svg))
         }
         let sorted = c.rows.sorted { a, b in
             let ra = VerdictStyle.rank(a.verdict), rb = VerdictStyle.rank(b.verdict)
             if ra != rb { return ra < rb }
             return abs(a.change ?? 0) > abs(b.change ?? 0)
         }
-        let quiet: Set<Verdict> = [.unchanged, .insufficientData]
+        let quiet: Set<Verdict> = [.unchanged, .insufficientData, .informational]
         let notable = verdictTable(sorted.filter { !quiet.contains($0.verdict) })
         let rest = verdictTable(sorted.filter { quiet.contains($0.verdict) })
         var table = "<h3 id=\"verdicts\">Verdicts</h3>"
@@ -44,8 +46,9 @@ enum ComparisonSection {
         } else {
             table += notable.rows.isEmpty ? paragraph("Nothing changed beyond its threshold.", cls: "callout good") : notable.html
             if !rest.rows.isEmpty {
-                let n = sorted.filter { $0.verdict == .unchanged }.count, m = rest.rows.count - n
-                table += "<details><summary>\(n) unchanged\(m > 0 ? ", \(m) with insufficient data (fewer than \(Comparator.minimumRepetitions) repetitions)" : "")</summary>\(rest.html)</details>"
+                let n = sorted.filter { $0.verdict == .unchanged }.count, m = sorted.filter { $0.verdict == .insufficientData }.count
+                let k = sorted.filter { $0.verdict == .informational }.count
+                table += "<details><summary>\(n) unchanged\(m > 0 ? ", \(m) with insufficient data" : "")\(k > 0 ? ", \(k) cache-miss counts (shown, not judged: estimated cycles carry them)" : "")</summary>\(rest.html)</details>"
             }
         }
         return .make(id: "comparison", title: "Against the baseline", intro: html, charts: charts, gridded: false, outro: table)
@@ -55,12 +58,15 @@ enum ComparisonSection {
     static func verdictTable(_ rows: [ComparisonRow]) -> Table {
         var t = Table([.init("benchmark"), .init("metric"), .init("baseline", numeric: true), .init("head", numeric: true),
                        .init("change", numeric: true), .init("95% interval", numeric: true, tooltip: "bootstrap interval of the ratio of medians, minus 1"),
-                       .init("p", numeric: true, tooltip: "two-sided Mann–Whitney U p-value"), .init("verdict")], cls: "data-table verdict-table")
+                       .init("noise band", numeric: true, tooltip: "the A/A band the verdict was judged against: a change inside it is never a regression"),
+                       .init("p", numeric: true, tooltip: "paired: exact sign test over the rounds; unpaired: two-sided Mann–Whitney U"),
+                       .init("verdict")], cls: "data-table verdict-table")
         for r in rows {
-            let ci = (r.ciLow != nil && r.ciHigh != nil) ? "\(Format.change(r.ciLow)) … \(Format.change(r.ciHigh))" : Format.dash
+            let ci = (r.ciLow != nil && r.ciHigh != nil) ? "\(r.formatChange(r.ciLow)) … \(r.formatChange(r.ciHigh))" : Format.dash
+            let band = r.band == nil ? Format.dash : r.formatBand + (r.basis.map { " (\($0)\(r.rounds.map { ", \($0) rounds" } ?? ""))" } ?? "")
             t.add([.text(r.name), .text(r.metric), .text(VerdictStyle.value(r.baseline, metric: r.metric)),
-                   .text(VerdictStyle.value(r.head, metric: r.metric)), .text(Format.change(r.change), cls: "verdict-text-\(r.verdict.rawValue)"),
-                   .text(ci), .text(Format.pValue(r.pValue)), .markup(VerdictStyle.badge(r.verdict))],
+                   .text(VerdictStyle.value(r.head, metric: r.metric)), .text(r.formatChange(r.change), cls: "verdict-text-\(r.verdict.rawValue)"),
+                   .text(ci), .text(band), .text(Format.pValue(r.pValue)), .markup(VerdictStyle.badge(r.verdict, label: r.verdictLabel))],
                   cls: "row-\(r.verdict.rawValue)")
         }
         return t

@@ -50,9 +50,14 @@ enum HeaderSection {
             let improvements = c.rows.filter { $0.verdict == .improvement }.count
             let failed = c.rows.filter { $0.verdict == .failed }.count
             let unchanged = c.rows.filter { $0.verdict == .unchanged }.count
-            cards.append(Card(label: "against the baseline",
+            // Only verdicts the evidence stands behind are counted; the rest are named as such.
+            let undecided = c.rows.filter { $0.verdict == .inconclusive }.count
+            let unpaired = c.rows.contains { $0.basis == "unpaired" && $0.verdict == .inconclusive }
+            cards.append(Card(label: c.rows.contains { $0.basis == "paired" } ? "against the base (paired rounds)" : "against the baseline",
                               value: regressions == 0 ? "no regressions" : "\(regressions) regression\(regressions == 1 ? "" : "s")",
-                              detail: "\(improvements) improvement\(improvements == 1 ? "" : "s") · \(unchanged) unchanged" + (failed > 0 ? " · \(failed) failed" : "") + (c.sameMachine ? "" : " · different machine: times not judged"),
+                              detail: "\(improvements) improvement\(improvements == 1 ? "" : "s") · \(unchanged) unchanged" + (failed > 0 ? " · \(failed) failed" : "")
+                                  + (undecided > 0 ? " · \(undecided) inconclusive\(unpaired ? " (unpaired times: not counted)" : "")" : "")
+                                  + (c.sameMachine ? "" : " · different machine: times not judged"),
                               href: "comparison", cls: regressions + failed > 0 ? "bad" : improvements > 0 ? "good" : nil))
         }
         let frames = block.benchmarks.filter { $0.suite == "frame" && ($0.parameters["engine"] ?? "strata") == "strata" && $0.usable && $0.n != nil }

@@ -89,8 +89,15 @@ enum SceneSection {
         out += stat("≤ 16.67 ms", Format.percent(s.withinBudget16), s.withinBudget16 < 1 ? "warn" : "good", tip: "frames within the 60 Hz budget")
         out += stat("≤ 8.33 ms", Format.percent(s.withinBudget8), s.withinBudget8 < 1 ? "warn" : "good", tip: "frames within the 120 Hz budget")
         out += stat("dropped", Format.integer(s.droppedFrames), s.droppedFrames > 0 ? "bad" : "good", tip: "refreshes a 60 Hz display would have missed")
-        out += stat("hitch", String(format: "%.1f ms/s", s.hitchMsPerSecond.isFinite ? s.hitchMsPerSecond : 0), s.hitchMsPerSecond > 5 ? "bad" : nil,
-                    tip: "time beyond the 60 Hz budget per second of frames (under 5 ms/s is good)")
+        let rating = s.hitchRating
+        out += stat("hitch (\(rating.rawValue))", String(format: "%.1f ms/s", s.hitchMsPerSecond.isFinite ? s.hitchMsPerSecond : 0),
+                    rating == .good ? "good" : rating == .warning ? "warn" : "bad",
+                    tip: "Apple's hitch time ratio, CPU-side (no display here): time beyond the 60 Hz budget per second of frames; Apple's bands: good under 5 ms/s, warning 5–10, critical above 10")
+        if let o = s.frameOverrunMs {
+            out += stat("overrun p50 / p90 / p95 / p99", String(format: "%.2f / %.2f / %.2f / %.2f ms", o.p50, o.p90, o.p95, o.p99),
+                        o.p99 > 0 ? "warn" : "good",
+                        tip: "Android's frameOverrunMs, CPU-side: frame time minus the 60 Hz budget (negative: made the deadline), over \(s.frames) frames")
+        }
         if let m = s.memory {
             out += stat("bytes / layer", Format.bytes(m.bytesPerLayer), tip: "layer-store bytes per live layer at the end (capacity, slack included)")
             out += stat("bytes / animation", Format.bytes(m.bytesPerAnimation),

@@ -1,0 +1,293 @@
+import ArgumentParser
+import Foundation
+import StrataBench
+
+/// `ab BASE_REF`: the base commit and the working tree built side by side, run interleaved in
+/// one job over R rounds (the order inside each round drawn at random), and judged from the
+/// paired rounds (`PairedJudge`): the verdicts a CI can trust on a noisy machine.
+struct AbCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ab",
+        abstract: "Paired A/B: build BASE_REF beside the working tree, run both interleaved, judge from the pairs.",
+        discussion: """
+        Each round runs one process of each build and a second of the base (the A/A control), one repetition of
+        every selected benchmark and scene each, in an order drawn at random; a round's head/base ratio carries the
+        change and little of the machine's drift. Per benchmark and scene (p50, p99, hitch ratio): the median
+        per-round ratio with a bootstrap 95% interval, judged against the A/A noise band measured in the same job
+        (the control/base ratios): regression, improvement, unchanged or inconclusive. A difference inside the band
+        is never a regression.
+        Deterministic counts (instructions, estimated cycles, mallocs) are taken once per build and compared exactly.
+        Writes OUT/{base,head}.json (rounds merged), OUT/compare.json, OUT/summary.md, OUT/ab.html and
+        OUT/noise-bands.json (how far one build moves between processes: `compare --noise-bands`).
+        Exit status: 0 fine, 2 regression (gated kinds), 3 a build or run failed, 4 improvement only, 64 usage.
+        Example: strata-bench ab HEAD~1 --suite frame --filter 'opacity/shared/basic' --scene app-10k --quick
+        """)
+
+    @Argument(help: "The base: a commit, branch or tag of this package's git repository.") var base: String
+    @Option(help: "Paired rounds (at least \(PairedJudge.minimumRounds) for a verdict).") var rounds = 9
+    @Option(help: "Untimed rounds first (page cache, clocks, the loader): their results are dropped.") var warmupRounds = 1
+    @Option(name: .customLong("suite"), help: "Suites to run (repeatable), as for `run`.") var suites: [String] = []
+    @Option(help: "Regular expression over benchmark names, as for `run`.") var filter: String?
+    @Option(name: .customLong("scene"), help: ArgumentHelp("A scene file or built-in scene (repeatable), as for `run`.", valueName: "file"))
+    var scenes: [String] = []
+    @Option(name: .customLong("param"), help: ArgumentHelp("A scene parameter NAME=VALUE (repeatable), as for `run`.", valueName: "name=value"))
+    var params: [String] = []
+    @Flag(help: "The quick subset and short scenes, as for `run --quick`.") var quick = false
+    @Option(help: "Minimum seconds per benchmark per round (default: run's).") var minTime: Double?
+    @Option(help: "Where the reports, summary and HTML go.") var out = "reports/ab"
+    @Option(help: "text (a table) or markdown (the summary) on standard output.") var format = "text"
+    @Option(help: "Relative change that matters, e.g. 2%.") var threshold = "2%"
+    @Option(help: "The smallest noise band trusted, e.g. 1%.") var noiseFloor = "1%"
+    @Option(help: "Verdicts that set the exit status: all, counts (times printed only), none.") var gate = "all"
+    @Option(help: "Use this base executable instead of building BASE_REF (its commit is still named BASE_REF).") var baseBinary: String?
+    @Option(help: "Use this head executable instead of building the working tree.") var headBinary: String?
+    @Option(help: "The executable product to build (default: this program's name).") var product: String?
+    @Option(help: "Seed of the round order (default: drawn, and printed).") var seed: UInt64?
+    @Option(help: "Also save the measured noise bands here, for `compare --noise-bands`.") var saveBands: String?
+    @Flag(help: "Skip the deterministic counts.") var noCounts = false
+    @Flag(help: "No A/A control run per round (a third fewer runs; the band then comes from consecutive rounds and holds the machine's drift).")
+    var noControl = false
+    @Option(help: ArgumentHelp("An environment variable for the head's runs only, NAME=VALUE (repeatable): trust experiments plant a slowdown this way (STRATA_BENCH_INJECT_SLOWDOWN=5).", valueName: "name=value"))
+    var headEnv: [String] = []
+
+    func validate() throws {
+        guard rounds >= 1 else { throw ValidationError("--rounds must be at least 1") }
+        guard warmupRounds >= 0 else { throw ValidationError("--warmup-rounds must not be negative") }
+        guard ["text", "markdown"].contains(format) else { throw ValidationError("--format must be text or markdown") }
+        guard Gate(rawValue: gate) != nil else { throw ValidationError("--gate must be one of all, counts, none") }
+        if let t = minTime, !(t > 0 && t.isFinite) { throw ValidationError("--min-time must be a positive number of seconds") }
+        for e in headEnv where !e.contains("=") || e.hasPrefix("=") { throw ValidationError("--head-env '\(e)' is not NAME=VALUE") }
+    }
+
+    func run() throws {
+        let started = Date()
+        let gate = Gate(rawValue: gate) ?? .all
+        let judge = PairedJudge(threshold: try fraction(threshold, "--threshold"), noiseFloor: try fraction(noiseFloor, "--noise-floor"))
+        let outDir = URL(fileURLWithPath: out)
+        let work = outDir.appendingPathComponent("rounds")
+        try? FileManager.default.removeItem(at: work)
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+
+        // 1. The two executables.
+        let packagePath = FileManager.default.currentDirectoryPath
+        guard let top = git(["rev-parse", "--show-toplevel"], in: packagePath) else {
+            printError("ab: \(packagePath) is not inside a git repository (ab builds BASE_REF from it)")
+            throw ExitCode(64)
+        }
+        guard let baseCommit = git(["rev-parse", "--verify", "--quiet", "\(base)^{commit}"], in: packagePath) else {
+            printError("ab: unknown commit '\(base)'")
+            throw ExitCode(64)
+        }
+        let productName = product ?? URL(fileURLWithPath: CommandLine.arguments[0]).lastPathComponent
+        let headLabel = (git(["status", "--porcelain", "--untracked-files=no"], in: packagePath) ?? "").isEmpty
+            ? "HEAD \(String((git(["rev-parse", "HEAD"], in: packagePath) ?? "?").prefix(10)))"
+            : "working tree (on \(String((git(["rev-parse", "HEAD"], in: packagePath) ?? "?").prefix(10))), uncommitted changes)"
+        let baseLabel = "\(base) \(baseCommit.prefix(10))"
+        let a = try baseBinary.map(absolute) ?? buildBase(commit: baseCommit, top: top, packagePath: packagePath, product: productName)
+        let b = try headBinary.map(absolute) ?? buildHead(packagePath: packagePath, product: productName)
+
+        // 2. Rounds, interleaved, the order drawn per round.
+        let seed = self.seed ?? UInt64.random(in: 1...UInt64(UInt32.max))
+        var rng = SplitMix64(seed: seed)
+        var runOptions = suites.flatMap { ["--suite", $0] } + scenes.flatMap { ["--scene", $0] } + params.flatMap { ["--param", $0] }
+        if let filter { runOptions += ["--filter", filter] }
+        if quick { runOptions.append("--quick") }
+        if let minTime { runOptions += ["--min-time", "\(minTime)"] }
+        progress("ab: \(rounds) rounds of base (\(baseLabel)) and head (\(headLabel))\(headEnv.isEmpty ? "" : " with \(headEnv.joined(separator: " "))"), order seed \(seed)")
+        for i in 0..<max(0, warmupRounds) {
+            progress("ab: warm-up round \(i + 1)/\(warmupRounds) (not judged)")
+            for (side, exe) in [("base", a), ("head", b)] {
+                _ = try runQuietly(exe, ["run", "--repetitions", "1", "--no-counts", "--no-players",
+                                         "--out", work.appendingPathComponent("warmup-\(side)-\(i + 1).json").path,
+                                         "--html", work.appendingPathComponent("warmup-\(side)-\(i + 1).html").path] + runOptions,
+                                   head: side == "head")
+            }
+        }
+        var baseRounds: [StrataBlock] = [], headRounds: [StrataBlock] = [], controlRounds: [StrataBlock] = []
+        var baseReports: [(googleBenchmark: [String: Any], strata: StrataBlock)] = []
+        var headReports: [(googleBenchmark: [String: Any], strata: StrataBlock)] = []
+        for i in 1...rounds {
+            // The base, the head and (unless --no-control) the base again as the A/A control,
+            // in an order drawn for this round.
+            var order = noControl ? ["base", "head"] : ["base", "control", "head"]
+            for k in stride(from: order.count - 1, to: 0, by: -1) { order.swapAt(k, Int(rng.next() % UInt64(k + 1))) }
+            for side in order {
+                let report = work.appendingPathComponent("round-\(side)-\(i).json")
+                progress("ab: round \(i)/\(rounds): \(side) (\(Int(Date().timeIntervalSince(started))) s)")
+                let status = try runQuietly(side == "head" ? b : a,
+                                            ["run", "--repetitions", "1", "--no-counts", "--no-players", "--out", report.path,
+                                             "--html", work.appendingPathComponent("round-\(side)-\(i).html").path] + runOptions,
+                                            head: side == "head")
+                guard let r = try? ReportBuilder.read(report) else {
+                    printError("ab: round \(i), \(side): the run wrote no readable report (exit \(status)); see \(report.path).log")
+                    throw ExitCode(3)
+                }
+                switch side {
+                case "base": baseRounds.append(r.strata); baseReports.append(r)
+                case "control": controlRounds.append(r.strata)
+                default: headRounds.append(r.strata); headReports.append(r)
+                }
+            }
+        }
+
+        // 3. Counts once per build (they do not move between rounds).
+        var countRows: [ComparisonRow] = []
+        var notes = ["paired: \(rounds) rounds, one process of each build per round\(noControl ? "" : " and the base's again as the A/A control that measures the noise band"), order drawn at random (seed \(seed)); base \(baseLabel), head \(headLabel)\(headEnv.isEmpty ? "" : " run with \(headEnv.joined(separator: " "))")"]
+        if !noCounts && !(suites.isEmpty && !scenes.isEmpty) {
+            progress("ab: deterministic counts of each build")
+            let counted = suites.flatMap { ["--suite", $0] } + ["--repetitions", "1", "--no-players", "--filter", "^counts-only: no benchmark matches$"]
+            var sides: [StrataBlock] = []
+            for (side, exe) in [("base", a), ("head", b)] {
+                let report = work.appendingPathComponent("counts-\(side).json")
+                _ = try runQuietly(exe, ["run", "--out", report.path, "--html", work.appendingPathComponent("counts-\(side).html").path] + counted,
+                                   head: side == "head")
+                guard let r = try? ReportBuilder.read(report) else {
+                    printError("ab: the \(side) build's count run wrote no readable report; see \(report.path).log")
+                    throw ExitCode(3)
+                }
+                sides.append(r.strata)
+                if side == "base" { baseReports.insert(r, at: 0) } else { headReports.insert(r, at: 0) }
+            }
+            let counts = Comparator().compare(base: sides[0], head: sides[1], basePath: baseLabel, headPath: headLabel)
+            countRows = counts.rows.filter { $0.metric != "time" }
+            notes += counts.notes.filter { !$0.hasPrefix("unpaired") }
+        }
+
+        // 4. Verdicts, reports, summary.
+        let rows = judge.judge(base: baseRounds, head: headRounds, control: noControl ? nil : controlRounds) + countRows
+        let comparison = Comparison(baselinePath: baseLabel, headPath: headLabel, timeThreshold: judge.threshold,
+                                    countThreshold: Comparator().countThreshold, sameMachine: true, notes: notes, rows: rows)
+        let mergedBase = try ReportBuilder.merge(baseReports), mergedHead = try ReportBuilder.merge(headReports)
+        try FileManager.default.createDirectory(at: outDir, withIntermediateDirectories: true)
+        try ReportBuilder.document(mergedBase.googleBenchmark, strata: mergedBase.strata).write(to: outDir.appendingPathComponent("base.json"), options: .atomic)
+        try ReportBuilder.document(mergedHead.googleBenchmark, strata: mergedHead.strata).write(to: outDir.appendingPathComponent("head.json"), options: .atomic)
+        try writeJSON(comparison, to: outDir.appendingPathComponent("compare.json").path)
+        let markdown = comparison.markdown(title: "strata-bench ab: \(headLabel) against \(baseLabel)")
+        try markdown.write(to: outDir.appendingPathComponent("summary.md"), atomically: true, encoding: .utf8)
+        if let bands = NoiseBands.measure([baseRounds + controlRounds, headRounds], source: "strata-bench ab, \(rounds) rounds",
+                                          createdAt: ISO8601DateFormatter().string(from: started)) {
+            try writeJSON(bands, to: outDir.appendingPathComponent("noise-bands.json").path)
+            if let saveBands { try writeJSON(bands, to: saveBands) }
+        }
+        try writeHTML(mergedHead.strata, mergedHead.googleBenchmark, baseline: mergedBase.strata, comparison: comparison,
+                      to: outDir.appendingPathComponent("ab.html").path)
+        print(format == "markdown" ? markdown : comparison.table())
+        let code = comparison.exitCode(gate: gate)
+        progress("ab: wrote \(out)/{base,head,compare,noise-bands}.json, summary.md and ab.html in \(Int(Date().timeIntervalSince(started))) s; exit status \(code) (gate: \(gate.rawValue))")
+        if code != 0 { throw ExitCode(code) }
+    }
+
+    /// BASE_REF checked out in a worktree of its own and built with its own scratch path.
+    func buildBase(commit: String, top: String, packagePath: String, product: String) throws -> String {
+        let root = URL(fileURLWithPath: top).appendingPathComponent(".build-ab")
+        let source = root.appendingPathComponent("base-src")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        _ = git(["worktree", "remove", "--force", source.path], in: top)
+        try? FileManager.default.removeItem(at: source)
+        _ = git(["worktree", "prune"], in: top)
+        guard git(["worktree", "add", "--detach", source.path, commit], in: top) != nil else {
+            printError("ab: could not check out \(commit) in \(source.path)")
+            throw ExitCode(3)
+        }
+        // Projects that read files beside the repository (../shared) find them from the worktree too.
+        let sibling = URL(fileURLWithPath: top).deletingLastPathComponent()
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: sibling.path)) ?? [] where entry == "shared" {
+            try? FileManager.default.createSymbolicLink(atPath: root.appendingPathComponent(entry).path,
+                                                        withDestinationPath: sibling.appendingPathComponent(entry).path)
+        }
+        let relative = String(packagePath.dropFirst(top.count)).trimmingCharacters(in: CharacterSet(charactersIn: "/"))
+        let basePackage = relative.isEmpty ? source : source.appendingPathComponent(relative)
+        let scratch = root.appendingPathComponent("base")
+        progress("ab: building \(product) at \(commit.prefix(10)) (\(scratch.path))")
+        let status = try runStreaming("swift", ["build", "-c", "release", "--product", product, "--scratch-path", scratch.path],
+                                      in: basePackage.path)
+        guard status == 0 else {
+            printError("ab: the base commit \(commit.prefix(10)) does not build \(product) (swift build exited \(status))")
+            throw ExitCode(3)
+        }
+        return scratch.appendingPathComponent("release").appendingPathComponent(product).path
+    }
+
+    /// The working tree, built as `swift build -c release` builds it.
+    func buildHead(packagePath: String, product: String) throws -> String {
+        progress("ab: building \(product) from the working tree")
+        let status = try runStreaming("swift", ["build", "-c", "release", "--product", product], in: packagePath)
+        guard status == 0 else {
+            printError("ab: the working tree does not build \(product) (swift build exited \(status))")
+            throw ExitCode(3)
+        }
+        let bin = try runCapturing("swift", ["build", "-c", "release", "--show-bin-path"], in: packagePath).trimmingCharacters(in: .whitespacesAndNewlines)
+        return URL(fileURLWithPath: bin).appendingPathComponent(product).path
+    }
+
+    func absolute(_ path: String) throws -> String {
+        let url = URL(fileURLWithPath: path)
+        guard FileManager.default.isExecutableFile(atPath: url.path) else {
+            printError("ab: \(path) is not an executable")
+            throw ExitCode(64)
+        }
+        return url.path
+    }
+
+    /// `git ARGS` in `dir`: trimmed output, or nil when git fails.
+    func git(_ arguments: [String], in dir: String) -> String? {
+        guard let (status, output) = try? capture("/usr/bin/env", ["git"] + arguments, in: dir), status == 0 else { return nil }
+        return output.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Runs a round; its output goes to REPORT.log beside the report.
+    func runQuietly(_ executable: String, _ arguments: [String], head: Bool = false) throws -> Int32 {
+        let out = arguments.firstIndex(of: "--out").map { arguments[$0 + 1] } ?? "/dev/null"
+        FileManager.default.createFile(atPath: out + ".log", contents: nil)
+        let log = try FileHandle(forWritingTo: URL(fileURLWithPath: out + ".log"))
+        defer { try? log.close() }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: executable)
+        p.arguments = arguments
+        if head && !headEnv.isEmpty {
+            var env = ProcessInfo.processInfo.environment
+            for e in headEnv {
+                let parts = e.split(separator: "=", maxSplits: 1)
+                env[String(parts[0])] = parts.count > 1 ? String(parts[1]) : ""
+            }
+            p.environment = env
+        }
+        p.standardOutput = log
+        p.standardError = log
+        try p.run()
+        p.waitUntilExit()
+        return p.terminationStatus
+    }
+
+    func runStreaming(_ tool: String, _ arguments: [String], in dir: String) throws -> Int32 {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = [tool] + arguments
+        p.currentDirectoryURL = URL(fileURLWithPath: dir)
+        p.standardOutput = FileHandle.standardError
+        p.standardError = FileHandle.standardError
+        try p.run()
+        p.waitUntilExit()
+        return p.terminationStatus
+    }
+
+    func runCapturing(_ tool: String, _ arguments: [String], in dir: String) throws -> String {
+        let (status, output) = try capture("/usr/bin/env", [tool] + arguments, in: dir)
+        guard status == 0 else { throw ValidationError("\(tool) \(arguments.joined(separator: " ")) failed: \(output)") }
+        return output
+    }
+
+    func capture(_ executable: String, _ arguments: [String], in dir: String) throws -> (Int32, String) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: executable)
+        p.arguments = arguments
+        p.currentDirectoryURL = URL(fileURLWithPath: dir)
+        let pipe = Pipe()
+        p.standardOutput = pipe
+        p.standardError = Pipe()
+        try p.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+}
