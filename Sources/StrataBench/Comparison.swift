@@ -57,13 +57,13 @@ public struct ComparisonRow: Codable, Equatable {
 
     /// `+4.2%`, or `+1.50 ms/s` for the hitch ratio; `–` for none.
     public func formatChange(_ x: Double?) -> String {
-        guard let x else { return "–" }
+        guard let x, x.isFinite else { return "–" }
         return isAbsolute ? String(format: "%+.2f ms/s", x) : String(format: "%+.1f%%", 100 * x)
     }
 
     /// The noise band as `±2.1%` (or `±1.00 ms/s`), `–` without one.
     public var formatBand: String {
-        guard let band else { return "–" }
+        guard let band, band.isFinite else { return "–" }
         return isAbsolute ? String(format: "±%.2f ms/s", band) : String(format: "±%.1f%%", 100 * band)
     }
 

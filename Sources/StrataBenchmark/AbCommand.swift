@@ -10,10 +10,10 @@ struct AbCommand: ParsableCommand {
         commandName: "ab",
         abstract: "Paired A/B: build BASE_REF beside the working tree, run both interleaved, judge from the pairs.",
         discussion: """
-        Each round runs one process of each build and a second of the base (the A/A control), one repetition of
-        every selected benchmark and scene each, in an order drawn at random; a round's head/base ratio carries the
-        change and little of the machine's drift. Per benchmark and scene (p50, p99, hitch ratio): the median
-        per-round ratio with a bootstrap 95% interval, judged against the A/A noise band measured in the same job
+        Each round runs one process of each build and a second of the base (the A/A control), every selected
+        benchmark (--repetitions times: the round's figure is their minimum) and scene each, in an order drawn at
+        random; a round's head/base ratio carries the change and little of the machine's drift. Per benchmark and
+        scene (p50, p99, hitch ratio): the median per-round ratio with a bootstrap 95% interval, judged against the A/A noise band measured in the same job
         (the control/base ratios): regression, improvement, unchanged or inconclusive. A difference inside the band
         is never a regression.
         Deterministic counts (instructions, estimated cycles, mallocs) are taken once per build and compared exactly.
@@ -33,7 +33,8 @@ struct AbCommand: ParsableCommand {
     @Option(name: .customLong("param"), help: ArgumentHelp("A scene parameter NAME=VALUE (repeatable), as for `run`.", valueName: "name=value"))
     var params: [String] = []
     @Flag(help: "The quick subset and short scenes, as for `run --quick`.") var quick = false
-    @Option(help: "Minimum seconds per benchmark per round (default: run's).") var minTime: Double?
+    @Option(help: "Repetitions of each benchmark in each round's process: the round's figure is their minimum.") var repetitions = 5
+    @Option(help: "Minimum seconds per repetition.") var minTime = 0.02
     @Option(help: "Where the reports, summary and HTML go.") var out = "reports/ab"
     @Option(help: "text (a table) or markdown (the summary) on standard output.") var format = "text"
     @Option(help: "Relative change that matters, e.g. 2%.") var threshold = "2%"
@@ -49,14 +50,17 @@ struct AbCommand: ParsableCommand {
     var noControl = false
     @Option(help: ArgumentHelp("An environment variable for the head's runs only, NAME=VALUE (repeatable): trust experiments plant a slowdown this way (STRATA_BENCH_INJECT_SLOWDOWN=5).", valueName: "name=value"))
     var headEnv: [String] = []
+    @Option(help: ArgumentHelp("An environment variable for the base's runs (and its control's) only, NAME=VALUE (repeatable).", valueName: "name=value"))
+    var baseEnv: [String] = []
 
     func validate() throws {
         guard rounds >= 1 else { throw ValidationError("--rounds must be at least 1") }
         guard warmupRounds >= 0 else { throw ValidationError("--warmup-rounds must not be negative") }
         guard ["text", "markdown"].contains(format) else { throw ValidationError("--format must be text or markdown") }
         guard Gate(rawValue: gate) != nil else { throw ValidationError("--gate must be one of all, counts, none") }
-        if let t = minTime, !(t > 0 && t.isFinite) { throw ValidationError("--min-time must be a positive number of seconds") }
-        for e in headEnv where !e.contains("=") || e.hasPrefix("=") { throw ValidationError("--head-env '\(e)' is not NAME=VALUE") }
+        guard minTime > 0 && minTime.isFinite else { throw ValidationError("--min-time must be a positive number of seconds") }
+        guard repetitions >= 1 else { throw ValidationError("--repetitions must be at least 1") }
+        for e in headEnv + baseEnv where !e.contains("=") || e.hasPrefix("=") { throw ValidationError("--head-env/--base-env '\(e)' is not NAME=VALUE") }
     }
 
     func run() throws {
@@ -92,12 +96,12 @@ struct AbCommand: ParsableCommand {
         var runOptions = suites.flatMap { ["--suite", $0] } + scenes.flatMap { ["--scene", $0] } + params.flatMap { ["--param", $0] }
         if let filter { runOptions += ["--filter", filter] }
         if quick { runOptions.append("--quick") }
-        if let minTime { runOptions += ["--min-time", "\(minTime)"] }
+        runOptions += ["--min-time", "\(minTime)"]
         progress("ab: \(rounds) rounds of base (\(baseLabel)) and head (\(headLabel))\(headEnv.isEmpty ? "" : " with \(headEnv.joined(separator: " "))"), order seed \(seed)")
         for i in 0..<max(0, warmupRounds) {
             progress("ab: warm-up round \(i + 1)/\(warmupRounds) (not judged)")
             for (side, exe) in [("base", a), ("head", b)] {
-                _ = try runQuietly(exe, ["run", "--repetitions", "1", "--no-counts", "--no-players",
+                _ = try runQuietly(exe, ["run", "--repetitions", "\(repetitions)", "--no-counts", "--no-players",
                                          "--out", work.appendingPathComponent("warmup-\(side)-\(i + 1).json").path,
                                          "--html", work.appendingPathComponent("warmup-\(side)-\(i + 1).html").path] + runOptions,
                                    head: side == "head")
@@ -115,7 +119,7 @@ struct AbCommand: ParsableCommand {
                 let report = work.appendingPathComponent("round-\(side)-\(i).json")
                 progress("ab: round \(i)/\(rounds): \(side) (\(Int(Date().timeIntervalSince(started))) s)")
                 let status = try runQuietly(side == "head" ? b : a,
-                                            ["run", "--repetitions", "1", "--no-counts", "--no-players", "--out", report.path,
+                                            ["run", "--repetitions", "\(repetitions)", "--no-counts", "--no-players", "--out", report.path,
                                              "--html", work.appendingPathComponent("round-\(side)-\(i).html").path] + runOptions,
                                             head: side == "head")
                 guard let r = try? ReportBuilder.read(report) else {
@@ -132,25 +136,28 @@ struct AbCommand: ParsableCommand {
 
         // 3. Counts once per build (they do not move between rounds).
         var countRows: [ComparisonRow] = []
-        var notes = ["paired: \(rounds) rounds, one process of each build per round\(noControl ? "" : " and the base's again as the A/A control that measures the noise band"), order drawn at random (seed \(seed)); base \(baseLabel), head \(headLabel)\(headEnv.isEmpty ? "" : " run with \(headEnv.joined(separator: " "))")"]
+        var notes = ["paired: \(rounds) rounds, one process of each build per round\(noControl ? "" : " and the base's again as the A/A control that measures the noise band"), order drawn at random (seed \(seed)); base \(baseLabel), head \(headLabel)\(headEnv.isEmpty ? "" : " run with \(headEnv.joined(separator: " "))")\(baseEnv.isEmpty ? "" : ", base run with \(baseEnv.joined(separator: " "))")"]
         if !noCounts && !(suites.isEmpty && !scenes.isEmpty) {
             progress("ab: deterministic counts of each build")
-            let counted = suites.flatMap { ["--suite", $0] } + ["--repetitions", "1", "--no-players", "--filter", "^counts-only: no benchmark matches$"]
-            var sides: [StrataBlock] = []
+            let counted = suites.flatMap { ["--suite", $0] } + ["--counts-only", "--no-players"] + (filter.map { ["--filter", $0] } ?? [])
+            var sides: [(googleBenchmark: [String: Any], strata: StrataBlock)] = []
             for (side, exe) in [("base", a), ("head", b)] {
                 let report = work.appendingPathComponent("counts-\(side).json")
-                _ = try runQuietly(exe, ["run", "--out", report.path, "--html", work.appendingPathComponent("counts-\(side).html").path] + counted,
-                                   head: side == "head")
-                guard let r = try? ReportBuilder.read(report) else {
-                    printError("ab: the \(side) build's count run wrote no readable report; see \(report.path).log")
-                    throw ExitCode(3)
+                let status = try runQuietly(exe, ["run", "--out", report.path, "--html", work.appendingPathComponent("counts-\(side).html").path] + counted,
+                                            head: side == "head")
+                if let r = try? ReportBuilder.read(report) { sides.append(r) } else {
+                    // A base from before `run --counts-only` cannot take them: said, not fatal.
+                    notes.append("the \(side) build's count run failed (exit \(status); \(report.path).log): counts not compared")
+                    break
                 }
-                sides.append(r.strata)
-                if side == "base" { baseReports.insert(r, at: 0) } else { headReports.insert(r, at: 0) }
             }
-            let counts = Comparator().compare(base: sides[0], head: sides[1], basePath: baseLabel, headPath: headLabel)
-            countRows = counts.rows.filter { $0.metric != "time" }
-            notes += counts.notes.filter { !$0.hasPrefix("unpaired") }
+            if sides.count == 2 {
+                baseReports.insert(sides[0], at: 0)
+                headReports.insert(sides[1], at: 0)
+                let counts = Comparator().compare(base: sides[0].strata, head: sides[1].strata, basePath: baseLabel, headPath: headLabel)
+                countRows = counts.rows.filter { $0.metric != "time" }
+                notes += counts.notes.filter { !$0.hasPrefix("unpaired") }
+            }
         }
 
         // 4. Verdicts, reports, summary.
@@ -244,9 +251,10 @@ struct AbCommand: ParsableCommand {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: executable)
         p.arguments = arguments
-        if head && !headEnv.isEmpty {
+        let extra = head ? headEnv : baseEnv
+        if !extra.isEmpty {
             var env = ProcessInfo.processInfo.environment
-            for e in headEnv {
+            for e in extra {
                 let parts = e.split(separator: "=", maxSplits: 1)
                 env[String(parts[0])] = parts.count > 1 ? String(parts[1]) : ""
             }

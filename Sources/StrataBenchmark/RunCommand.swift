@@ -25,11 +25,14 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Where the JSON report goes.") var out = "reports/latest.json"
     @Option(help: "Where the HTML report goes (default: beside the JSON, .html).") var html: String?
     @Flag(help: "Skip the callgrind and malloc counts.") var noCounts = false
+    @Flag(help: "Only the deterministic counts (of the chosen suites' counted bodies matching --filter): no timings, no scenes.")
+    var countsOnly = false
     @Flag(inversion: .prefixedNo, help: "Write each scene's player beside the report (OUT.player-SCENE.html), linked from it.")
     var players = true
     @Option(name: .customLong("scene"), help: ArgumentHelp("A scene file or a built-in scene to time (repeatable). Without --suite only the scenes run.", valueName: "file"))
     var sceneFiles: [String] = []
     @OptionGroup var sceneOptions: SceneOptions
+    @OptionGroup var trendOptions: TrendOptions
     @Argument(parsing: .postTerminator, help: "Google Benchmark flags.") var googleBenchmarkFlags: [String] = []
 
     func validate() throws {
@@ -51,7 +54,7 @@ struct RunCommand: ParsableCommand {
         let swiftScenes = swiftNamed + (chosen.contains("scenes") ? Catalog.swiftScenes.filter { s in !swiftNamed.contains { $0.name == s.name } } : [])
         let reps = repetitions ?? (quick ? 3 : 9)
         let minTime = self.minTime ?? (quick ? 0.01 : 0.05)
-        let cases = try Catalog.select(suites: chosen, quick: quick, filter: filter)
+        let cases = countsOnly ? [] : try Catalog.select(suites: chosen, quick: quick, filter: filter)
         var warnings: [String] = []
         if _isDebugAssertConfiguration() {
             warnings.append("strata-bench is a debug build: timings are not representative (build with -c release)")
@@ -96,24 +99,31 @@ struct RunCommand: ParsableCommand {
                 let full = "scene/\(p.name)"
                 return re.map { $0.firstMatch(in: full, range: NSRange(full.startIndex..., in: full)) != nil } ?? true
             }
-            scenes = try sceneOptions.run(selected, quick: quick, playerPath: players ? playerPath : nil, warnings: &warnings)
+            scenes = countsOnly ? [] : try sceneOptions.run(selected, quick: quick, playerPath: players ? playerPath : nil, warnings: &warnings)
             let selectedSwift = swiftScenes.filter { s in
                 let full = "scene/\(s.name)"
                 return re.map { $0.firstMatch(in: full, range: NSRange(full.startIndex..., in: full)) != nil } ?? true
             }
-            scenes += try sceneOptions.run(selectedSwift, quick: quick, warnings: &warnings)
+            if !countsOnly { scenes += try sceneOptions.run(selectedSwift, quick: quick, warnings: &warnings) }
         }
 
         // 4. Deterministic counts.
         var counts: [CountResult] = []
         if !noCounts && !chosen.filter({ $0 != "scenes" }).isEmpty {
-            counts = try countAll(quick: quick, warnings: &warnings)
+            // The counted bodies of the chosen suites, narrowed by --filter like the timings.
+            let re = try filter.map { try NSRegularExpression(pattern: $0) }
+            let counted = Catalog.counted.filter { c in
+                chosen.contains(c.suite)
+                    && (re.map { $0.firstMatch(in: c.name, range: NSRange(c.name.startIndex..., in: c.name)) != nil } ?? true)
+            }
+            counts = try countAll(counted, warnings: &warnings)
         }
 
         let options = RunOptions(quick: quick, suites: chosen, filter: filter, repetitions: reps, minTime: minTime,
                                  googleBenchmarkArguments: gbArguments)
         try writeRunReport(started: started, document: document, buildType: buildType, options: options, summaries: summaries,
-                           scenes: scenes, counts: counts, handCheck: handCheck, warnings: warnings, out: out, html: html)
+                           scenes: scenes, counts: counts, handCheck: handCheck, warnings: warnings, out: out, html: html,
+                           history: trendOptions.source)
         let failed = summaries.filter { $0.error != nil }
         for f in failed { print("FAILED \(f.name): \(f.error ?? "")") }
         if !failed.isEmpty || warnings.contains(where: { $0.hasPrefix("scene ") && $0.contains(" failed") }) {
@@ -151,8 +161,7 @@ struct RunCommand: ParsableCommand {
     }
 
     /// Mallocs in this process; instructions by this executable re-run under callgrind.
-    func countAll(quick: Bool, warnings: inout [String]) throws -> [CountResult] {
-        let counted = Catalog.counted
+    func countAll(_ counted: [BenchmarkCase], warnings: inout [String]) throws -> [CountResult] {
         guard !counted.isEmpty else { return [] }
         progress("counting mallocs, instructions and simulated cache misses of \(counted.count) bodies")
         var callgrind: [String: CallgrindCounts] = [:]
@@ -188,7 +197,7 @@ struct RunCommand: ParsableCommand {
 /// beside it, and prints the headline: `run` and `stress` end here.
 func writeRunReport(started: Date, document: [String: Any], buildType: String, options: RunOptions, summaries: [BenchmarkSummary],
                     scenes: [SceneResult], counts: [CountResult], handCheck: HandTimedCheck?, warnings: [String],
-                    out: String, html: String?) throws {
+                    out: String, html: String?, history: HistorySource? = nil) throws {
     var warnings = warnings
     let machine = MachineFingerprint.current(googleBenchmarkBuildType: buildType)
     if !machine.cpuFlags.contains("avx2") { warnings.append("this CPU reports no AVX2: the haswell build cannot be timed here") }
@@ -200,7 +209,7 @@ func writeRunReport(started: Date, document: [String: Any], buildType: String, o
     try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
     try data.write(to: url, options: .atomic)
     let htmlPath = html ?? (out.hasSuffix(".json") ? String(out.dropLast(5)) + ".html" : out + ".html")
-    try writeHTML(block, document, baseline: nil, comparison: nil, to: htmlPath)
+    try writeHTML(block, document, baseline: nil, comparison: nil, history: history, to: htmlPath)
     print("")
     print(Headline.markdown(block))
     for w in warnings { print("warning: \(w)") }

@@ -10,8 +10,6 @@ public enum HTMLReport {
     public static let contentSecurityPolicy =
         "default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src 'none'; base-uri 'none'; form-action 'none'"
 
-    /// The page for `report` (and `googleBenchmark`'s context); `baseline` and `comparison`
-    /// add the verdicts and the baseline's fingerprint when given.
     /// The policy when the page carries a flame graph: as strict, except that the one script
     /// with this page's nonce runs.
     static func contentSecurityPolicy(scriptNonce: String) -> String {
@@ -25,10 +23,14 @@ public enum HTMLReport {
         return Data(bytes).base64EncodedString()
     }
 
+    /// The page for `report` (and `googleBenchmark`'s context); `baseline` and `comparison`
+    /// add the verdicts and the baseline's fingerprint when given, `trends` the Trends section
+    /// (the headline figures over the history's last commits of this machine).
     public static func render(report: StrataBlock, googleBenchmark: [String: Any], baseline: StrataBlock?, comparison: Comparison?,
-                              flameGraph: ReportFlameGraph? = nil) -> String {
+                              flameGraph: ReportFlameGraph? = nil, trends: ReportTrends? = nil) -> String {
         let candidates: [(String, Section?)] = [
             ("baseline comparison", comparison.map { ComparisonSection.render($0, baseline: baseline) }),
+            ("trends", TrendsSection.render(trends, report: report)),
             ("frame suite", FrameSection.render(report)),
             ("snapshot suite", SnapshotSection.render(report)),
             ("scenes", SceneSection.render(report)),
@@ -41,7 +43,7 @@ public enum HTMLReport {
             ("machine", MachineSection.render(report, googleBenchmark: googleBenchmark, baseline: baseline)),
         ]
         let sections = candidates.compactMap(\.1)
-        let absent = candidates.filter { $0.1 == nil && !["benchmarks", "profile"].contains($0.0) }.map(\.0)
+        let absent = candidates.filter { $0.1 == nil && !["benchmarks", "profile", "trends"].contains($0.0) }.map(\.0)
         let charts = sections.flatMap(\.charts)
 
         var html = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"

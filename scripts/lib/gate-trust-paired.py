@@ -1,0 +1,52 @@
+# Tallies scripts/gate-trust's paired trials: each trial directory holds `strata-bench ab`'s
+# compare.json for one configuration (aa, work5, work10, cache5, cache10).
+#   python3 scripts/lib/gate-trust-paired.py TRIALS_DIR SCENE
+import glob, json, os, re, sys
+
+d, scene = sys.argv[1], sys.argv[2]
+configs = ["aa", "work5", "work10", "cache5", "cache10"]
+titles = {"aa": "A/A (same build)", "work5": "+5% work", "work10": "+10% work",
+          "cache5": "+5% cache misses", "cache10": "+10% cache misses"}
+
+
+def load(path):
+    return json.load(open(path))["rows"]
+
+
+def tally(config):
+    trials = sorted(glob.glob(f"{d}/*-{config}/compare.json"), key=lambda p: int(re.match(r"(\d+)-", os.path.basename(os.path.dirname(p))).group(1)))
+    out = {"trials": len(trials), "time_any": 0, "time_rows": 0, "time_hits": 0, "p99": 0, "p99_trials": 0,
+           "count": 0, "count_trials": 0, "instr": 0, "inconclusive": 0, "bands": []}
+    for t in trials:
+        rows = load(t)
+        time = [r for r in rows if r["metric"] == "time" and r.get("basis") == "paired"]
+        hits = [r for r in time if r["verdict"] == "regression"]
+        out["time_rows"] += len(time)
+        out["time_hits"] += len(hits)
+        out["time_any"] += 1 if hits else 0
+        out["inconclusive"] += sum(1 for r in time if r["verdict"] == "inconclusive")
+        out["bands"] += [r["band"] for r in time if r.get("band") is not None]
+        p99 = [r for r in rows if r["metric"] == "p99" and r["name"] == f"scene/{scene}"]
+        if p99:
+            out["p99_trials"] += 1
+            out["p99"] += 1 if p99[0]["verdict"] == "regression" else 0
+        cycles = [r for r in rows if r["metric"] == "estimated-cycles"]
+        if cycles:
+            out["count_trials"] += 1
+            out["count"] += 1 if any(r["verdict"] == "regression" for r in cycles) else 0
+            out["instr"] += 1 if any(r["verdict"] == "regression" for r in rows if r["metric"] == "instructions") else 0
+    return out
+
+
+res = {c: tally(c) for c in configs}
+print("| injected | paired A/B time: trials with a regression | benchmark verdicts that are regressions | inconclusive | scene p99 regression | estimated cycles regression | instructions regression |")
+print("|---|---|---|---|---|---|---|")
+for c in configs:
+    r = res[c]
+    if r["trials"] == 0:
+        continue
+    print(f"| {titles[c]} | {r['time_any']}/{r['trials']} | {r['time_hits']}/{r['time_rows']} | {r['inconclusive']}/{r['time_rows']} | "
+          f"{r['p99']}/{r['p99_trials']} | {r['count']}/{r['count_trials']} | {r['instr']}/{r['count_trials']} |")
+bands = sorted(res["aa"]["bands"])
+if bands:
+    print(f"\nA/A noise bands (paired, per benchmark and trial): median ±{100 * bands[len(bands) // 2]:.1f}%, largest ±{100 * bands[-1]:.1f}%")
