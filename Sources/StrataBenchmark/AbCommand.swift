@@ -67,11 +67,6 @@ struct AbCommand: ParsableCommand {
         let started = Date()
         let gate = Gate(rawValue: gate) ?? .all
         let judge = PairedJudge(threshold: try fraction(threshold, "--threshold"), noiseFloor: try fraction(noiseFloor, "--noise-floor"))
-        let outDir = URL(fileURLWithPath: out)
-        let work = outDir.appendingPathComponent("rounds")
-        try? FileManager.default.removeItem(at: work)
-        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
-
         // 1. The two executables.
         let packagePath = FileManager.default.currentDirectoryPath
         guard let top = git(["rev-parse", "--show-toplevel"], in: packagePath) else {
@@ -87,6 +82,12 @@ struct AbCommand: ParsableCommand {
             ? "HEAD \(String((git(["rev-parse", "HEAD"], in: packagePath) ?? "?").prefix(10)))"
             : "working tree (on \(String((git(["rev-parse", "HEAD"], in: packagePath) ?? "?").prefix(10))), uncommitted changes)"
         let baseLabel = "\(base) \(baseCommit.prefix(10))"
+        let outDir = URL(fileURLWithPath: out)
+        let work = outDir.appendingPathComponent("rounds")
+        if let baseBinary { _ = try absolute(baseBinary) }
+        if let headBinary { _ = try absolute(headBinary) }
+        try? FileManager.default.removeItem(at: work)
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         let a = try baseBinary.map(absolute) ?? buildBase(commit: baseCommit, top: top, packagePath: packagePath, product: productName)
         let b = try headBinary.map(absolute) ?? buildHead(packagePath: packagePath, product: productName)
 

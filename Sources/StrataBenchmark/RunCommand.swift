@@ -166,7 +166,7 @@ struct RunCommand: ParsableCommand {
         progress("counting mallocs, instructions and simulated cache misses of \(counted.count) bodies")
         var callgrind: [String: CallgrindCounts] = [:]
         if Counts.valgrindAvailable {
-            let scratch = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("strata-bench-callgrind-\(getpid())")
+            let scratch = Counts.scratchDirectory()
             defer { try? FileManager.default.removeItem(at: scratch) }
             do {
                 callgrind = try Counts.callgrind(
