@@ -5,19 +5,8 @@ import XCTest
 
 /// The history store (HistoryStore over SQLite), change-point detection (E-divisive means)
 /// and `strata-bench history` end to end.
-final class HistoryTests: XCTestCase {
-    var directory: URL!
+final class HistoryTests: TemporaryDirectoryTestCase {
 
-    override func setUpWithError() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("strata-history-\(getpid())-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: directory)
-    }
-
-    func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
 
     // MARK: Synthesized reports
 

@@ -1,4 +1,5 @@
 import Foundation
+import XCTest
 
 /// Runs `executable` with `arguments` (and `environment` added to this process's), waits,
 /// and returns its exit status and everything it printed (stdout and stderr together).
@@ -17,4 +18,21 @@ func runProcess(_ executable: String, _ arguments: [String], in dir: URL? = nil,
     let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     p.waitUntilExit()
     return (p.terminationStatus, text)
+}
+
+/// A test case with a fresh temporary directory per test, removed after it.
+class TemporaryDirectoryTestCase: XCTestCase {
+    var directory: URL!
+
+    override func setUpWithError() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("strata-\(type(of: self))-\(getpid())-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// A path inside the test's directory.
+    func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
 }
