@@ -84,12 +84,11 @@ struct AbCommand: ParsableCommand {
         let baseLabel = "\(base) \(baseCommit.prefix(10))"
         let outDir = URL(fileURLWithPath: out)
         let work = outDir.appendingPathComponent("rounds")
-        if let baseBinary { _ = try absolute(baseBinary) }
-        if let headBinary { _ = try absolute(headBinary) }
+        let givenBase = try baseBinary.map(absolute), givenHead = try headBinary.map(absolute)
         try? FileManager.default.removeItem(at: work)
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
-        let a = try baseBinary.map(absolute) ?? buildBase(commit: baseCommit, top: top, packagePath: packagePath, product: productName)
-        let b = try headBinary.map(absolute) ?? buildHead(packagePath: packagePath, product: productName)
+        let a = try givenBase ?? buildBase(commit: baseCommit, top: top, packagePath: packagePath, product: productName)
+        let b = try givenHead ?? buildHead(packagePath: packagePath, product: productName)
 
         // 2. Rounds, interleaved, the order drawn per round.
         let seed = self.seed ?? UInt64.random(in: 1...UInt64(UInt32.max))
