@@ -7,7 +7,15 @@
 # a weak variable stores its side table's address tagged, which LeakSanitizer's scan does
 # not recognise, so every side table of a layer reachable only through a leaked holder shows
 # as a "direct" leak.
-import collections, re, sys
+import collections, os, re, sys
+
+# The project's files are those under this checkout, wherever it lives (a CI clone sits at
+# any path): the repository root as given and as resolved.
+root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+roots = {root.rstrip("/") + "/", os.path.realpath(root).rstrip("/") + "/"}
+# A test target's sources: Tests/, or a test target's copies made by the SharedSources
+# plugin (.../plugins/outputs/<package>/<Target>Tests/destination/...).
+test_frame = re.compile(r"/Tests/|/plugins/outputs/[^/]+/[^/]*Tests/")
 
 text = open(sys.argv[1], errors="replace").read()
 blocks = re.split(r"\n(?=(?:Direct|Indirect) leak of )", text)
@@ -28,7 +36,7 @@ for b in blocks:
         continue
     lines = re.findall(r"#\d+ 0x[0-9a-f]+ in (.+)", b)
     site = "unknown"
-    if any("/Tests/" in line for line in lines):
+    if any(test_frame.search(line) for line in lines):
         # Made while a test ran and kept by it: the test-case objects XCTest keeps until
         # exit, and cycles a test makes (a RecordingAction keeps the layer it ran on, while
         # the layer keeps the action).
@@ -41,7 +49,7 @@ for b in blocks:
                 continue
             # (Files another target's sources the SharedSources plugin compiles in are
             # the project's too: they sit under the build's plugins/outputs.)
-            if "/work/" in line and any(d in line for d in ("/Sources/", "/Benchmarks/", "/plugins/outputs/")):
+            if any(r in line for r in roots) and any(d in line for d in ("/Sources/", "/Benchmarks/", "/plugins/outputs/")):
                 site = "project: " + re.sub(r".*?/(Sources|Benchmarks|plugins/outputs)/", r"\1/", line.split()[-1])
             else:
                 lib = re.search(r"\((\S+?\.so[^+)]*)", line)
