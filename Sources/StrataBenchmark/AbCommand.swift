@@ -35,6 +35,8 @@ struct AbCommand: ParsableCommand {
     @Flag(help: "The quick subset and short scenes, as for `run --quick`.") var quick = false
     @Option(help: "Repetitions of each benchmark in each round's process: the round's figure is their minimum.") var repetitions = 5
     @Option(help: "Minimum seconds per repetition.") var minTime = 0.02
+    @Option(help: "Passes of each scene in each round's process: the round's p50, p99 and hitch ratio are each their minimum (a pass the machine interrupted is not the round's figure).")
+    var scenePasses = 3
     @Option(help: "Where the reports, summary and HTML go.") var out = "reports/ab"
     @Option(help: "text (a table) or markdown (the summary) on standard output.") var format = "text"
     @Option(help: "Relative change that matters, e.g. 2%.") var threshold = "2%"
@@ -60,6 +62,7 @@ struct AbCommand: ParsableCommand {
         guard Gate(rawValue: gate) != nil else { throw ValidationError("--gate must be one of all, counts, none") }
         guard minTime > 0 && minTime.isFinite else { throw ValidationError("--min-time must be a positive number of seconds") }
         guard repetitions >= 1 else { throw ValidationError("--repetitions must be at least 1") }
+        guard scenePasses >= 1 else { throw ValidationError("--scene-passes must be at least 1") }
         for e in headEnv + baseEnv where !e.contains("=") || e.hasPrefix("=") { throw ValidationError("--head-env/--base-env '\(e)' is not NAME=VALUE") }
     }
 
@@ -93,7 +96,9 @@ struct AbCommand: ParsableCommand {
         // 2. Rounds, interleaved, the order drawn per round.
         let seed = self.seed ?? UInt64.random(in: 1...UInt64(UInt32.max))
         var rng = SplitMix64(seed: seed)
-        var runOptions = suites.flatMap { ["--suite", $0] } + scenes.flatMap { ["--scene", $0] } + params.flatMap { ["--param", $0] }
+        // Each scene named once per pass: `run` times it that many times in the one process.
+        var runOptions = suites.flatMap { ["--suite", $0] } + scenes.flatMap { s in Array(repeating: ["--scene", s], count: scenePasses).joined() }
+            + params.flatMap { ["--param", $0] }
         if let filter { runOptions += ["--filter", filter] }
         if quick { runOptions.append("--quick") }
         runOptions += ["--min-time", "\(minTime)"]
@@ -164,7 +169,10 @@ struct AbCommand: ParsableCommand {
         let rows = judge.judge(base: baseRounds, head: headRounds, control: noControl ? nil : controlRounds) + countRows
         let comparison = Comparison(baselinePath: baseLabel, headPath: headLabel, timeThreshold: judge.threshold,
                                     countThreshold: Comparator().countThreshold, sameMachine: true, notes: notes, rows: rows)
-        let mergedBase = try ReportBuilder.merge(baseReports), mergedHead = try ReportBuilder.merge(headReports)
+        var mergedBase = try ReportBuilder.merge(baseReports), mergedHead = try ReportBuilder.merge(headReports)
+        // The merged reports show each scene once (its first pass of the first round).
+        mergedBase.strata.scenes = firstPasses(mergedBase.strata.scenes)
+        mergedHead.strata.scenes = firstPasses(mergedHead.strata.scenes)
         try FileManager.default.createDirectory(at: outDir, withIntermediateDirectories: true)
         try ReportBuilder.document(mergedBase.googleBenchmark, strata: mergedBase.strata).write(to: outDir.appendingPathComponent("base.json"), options: .atomic)
         try ReportBuilder.document(mergedHead.googleBenchmark, strata: mergedHead.strata).write(to: outDir.appendingPathComponent("head.json"), options: .atomic)
@@ -182,6 +190,12 @@ struct AbCommand: ParsableCommand {
         let code = comparison.exitCode(gate: gate)
         progress("ab: wrote \(out)/{base,head,compare,noise-bands}.json, summary.md and ab.html in \(Int(Date().timeIntervalSince(started))) s; exit status \(code) (gate: \(gate.rawValue))")
         if code != 0 { throw ExitCode(code) }
+    }
+
+    /// Each scene's first pass, in order.
+    func firstPasses(_ scenes: [SceneResult]) -> [SceneResult] {
+        var seen = Set<String>()
+        return scenes.filter { seen.insert($0.name).inserted }
     }
 
     /// BASE_REF checked out in a worktree of its own and built with its own scratch path.

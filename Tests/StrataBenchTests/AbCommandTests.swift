@@ -17,7 +17,9 @@ final class AbCommandTests: XCTestCase {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("strata-ab-\(getpid())")
         defer { try? FileManager.default.removeItem(at: out) }
         let (status, output) = try runProcess(exe, ["ab", "HEAD", "--base-binary", exe, "--head-binary", exe, "--rounds", "5",
-                                                    "--warmup-rounds", "0", "--suite", "lookup", "--filter", "^lookup/built-in/interned$",
+                                                    "--warmup-rounds", "0", "--suite", "lookup", "--filter", "^lookup/built-in/interned$|^scene/app-10k$",
+                                                    "--scene", "app-10k", "--param", "containers=4", "--param", "cellsPerContainer=4",
+                                                    "--param", "frames=20", "--scene-passes", "2",
                                                     "--repetitions", "2", "--min-time", "0.001", "--no-counts", "--gate", "none",
                                                     "--format", "markdown", "--seed", "7", "--out", out.path],
                                               in: root, environment: env)
@@ -41,6 +43,13 @@ final class AbCommandTests: XCTestCase {
         let strata = try XCTUnwrap(base["strata"] as? [String: Any])
         let benchmarks = try XCTUnwrap(strata["benchmarks"] as? [[String: Any]])
         XCTAssertEqual((benchmarks.first?["samples_ns_per_item"] as? [Double])?.count, 10)
+        // Each process ran the scene twice (--scene-passes 2); the merged report shows it once,
+        // and the scene's three figures are judged from the rounds.
+        let round = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("rounds/round-head-1.json"))) as? [String: Any])
+        XCTAssertEqual(((round["strata"] as? [String: Any])?["scenes"] as? [[String: Any]])?.map { $0["name"] as? String }, ["app-10k", "app-10k"])
+        XCTAssertEqual((strata["scenes"] as? [[String: Any]])?.count, 1)
+        XCTAssertEqual(rows.filter { $0["name"] as? String == "scene/app-10k" }.compactMap { $0["metric"] as? String }, ["p50", "p99", "hitch"])
+        XCTAssertTrue(rows.filter { $0["name"] as? String == "scene/app-10k" }.allSatisfy { $0["rounds"] as? Int == 5 }, "\(rows)")
         let html = try String(contentsOf: out.appendingPathComponent("ab.html"), encoding: .utf8)
         XCTAssertTrue(html.contains("noise band"), "the HTML shows the band beside the verdict")
         XCTAssertTrue(try String(contentsOf: out.appendingPathComponent("summary.md"), encoding: .utf8).hasPrefix("### strata-bench ab"))

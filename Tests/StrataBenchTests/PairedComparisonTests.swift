@@ -100,6 +100,36 @@ final class PairedComparisonTests: XCTestCase {
         XCTAssertEqual(rows[2].change!, 0.2, accuracy: 1e-9)
     }
 
+    func test_aScenesRoundFigureIsTheMinimumOverItsPasses() {
+        // Each round's process ran the scene three times; one pass of each met interference
+        // (+60%, a different pass each round). The round's figures are the minimums: the head's
+        // +10% p99 shows through, the interrupted passes do not.
+        func pass(_ p50: Double, _ p99: Double, hitch: Double) -> SceneResult {
+            SceneResult(name: "app", description: "", layers: 1, frames: 100, warmupFrames: 0, p50: p50, p90: p99, p99: p99,
+                        p999: p99, max: p99, mean: p50, renderP50: 0, renderP99: 0, withinBudget16: 1, withinBudget8: 1,
+                        droppedFrames: 0, hitchMsPerSecond: hitch, histogram: [], frameTimesMs: [])
+        }
+        func round(_ i: Int, p99: Double, wobble: Double) -> StrataBlock {
+            var b = ComparatorTests.block([:])
+            b.scenes = (0..<3).map { k in
+                let hit = k == i % 3 ? 1.6 : 1.0
+                return pass(p99 / 2 * hit * (1 + wobble), p99 * hit * (1 + wobble), hitch: hit > 1 ? 12 : 2)
+            }
+            return b
+        }
+        let base = wobbleA.indices.map { round($0, p99: 4, wobble: wobbleA[$0]) }
+        let control = wobbleB.indices.map { round($0 + 1, p99: 4, wobble: wobbleB[$0]) }
+        let head = wobbleA.indices.map { round($0 + 2, p99: 4.4, wobble: wobbleB[$0]) }
+        let rows = PairedJudge().judge(base: base, head: head, control: control)
+        XCTAssertEqual(rows.map { "\($0.name) \($0.metric)" }, ["scene/app p50", "scene/app p99", "scene/app hitch"])
+        XCTAssertEqual(rows[1].verdict, .regression)
+        XCTAssertEqual(rows[1].baseline!, 4 * (1 + 0.002), accuracy: 1e-9)  // the median round's minimum, not 6.4
+        XCTAssertEqual(rows[1].change!, 0.1, accuracy: 0.01)
+        XCTAssertEqual(rows[0].baseline!, 2 * (1 + 0.002), accuracy: 1e-9)
+        XCTAssertEqual(rows[2].verdict, .unchanged)  // every round's best pass had 2 ms/s
+        XCTAssertEqual(rows[2].baseline!, 2, accuracy: 1e-12)
+    }
+
     func test_noiseBandsAreTheLargestMoveBetweenProcesses() throws {
         let side1 = [100.0, 104, 98].map { ComparatorTests.block(["a": [$0]]) }
         let side2 = [101.0, 99, 110].map { ComparatorTests.block(["a": [$0]]) }
