@@ -16,7 +16,7 @@ def load(path):
 def tally(config):
     trials = sorted(glob.glob(f"{d}/*-{config}/compare.json"), key=lambda p: int(re.match(r"(\d+)-", os.path.basename(os.path.dirname(p))).group(1)))
     out = {"trials": len(trials), "time_any": 0, "time_rows": 0, "time_hits": 0, "p99": 0, "p99_trials": 0,
-           "count": 0, "count_trials": 0, "instr": 0, "inconclusive": 0, "bands": []}
+           "count": 0, "count_trials": 0, "instr": 0, "inconclusive": 0, "bands": [], "count_figures": set()}
     for t in trials:
         rows = load(t)
         time = [r for r in rows if r["metric"] == "time" and r.get("basis") == "paired"]
@@ -32,6 +32,8 @@ def tally(config):
             out["p99"] += 1 if p99[0]["verdict"] == "regression" else 0
         cycles = [r for r in rows if r["metric"] == "estimated-cycles"]
         if cycles:
+            out["count_figures"].add(tuple(sorted((r["name"], r["metric"], r.get("baseline"), r.get("head"))
+                                                  for r in rows if r["metric"] in ("estimated-cycles", "instructions"))))
             out["count_trials"] += 1
             out["count"] += 1 if any(r["verdict"] == "regression" for r in cycles) else 0
             out["instr"] += 1 if any(r["verdict"] == "regression" for r in rows if r["metric"] == "instructions") else 0
@@ -47,6 +49,11 @@ for c in configs:
         continue
     print(f"| {titles[c]} | {r['time_any']}/{r['trials']} | {r['time_hits']}/{r['time_rows']} | {r['inconclusive']}/{r['time_rows']} | "
           f"{r['p99']}/{r['p99_trials']} | {r['count']}/{r['count_trials']} | {r['instr']}/{r['count_trials']} |")
+same = all(len(res[c]["count_figures"]) <= 1 for c in configs)
+counted = ", ".join(f"{titles[c]} {res[c]['count_trials']}" for c in configs if res[c]["trials"])
+print(f"\nCounts (trials counted: {counted}): each configuration's instruction and estimated-cycle figures were "
+      + ("identical in every counted trial (deterministic)." if same else "NOT identical between trials: " +
+         "; ".join(f"{titles[c]}: {len(res[c]['count_figures'])} distinct" for c in configs if len(res[c]["count_figures"]) > 1)))
 bands = sorted(res["aa"]["bands"])
 if bands:
     print(f"\nA/A noise bands (paired, per benchmark and trial): median ±{100 * bands[len(bands) // 2]:.1f}%, largest ±{100 * bands[-1]:.1f}%")
