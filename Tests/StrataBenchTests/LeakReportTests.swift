@@ -22,12 +22,12 @@ final class LeakReportTests: TemporaryDirectoryTestCase {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    func classify(_ blocks: [String]) throws -> (status: Int32, output: String) {
+    func classify(_ blocks: [String], script: String = LeakReportTests.script) throws -> (status: Int32, output: String) {
         let log = path("asan.log")
         let text = "==1==ERROR: LeakSanitizer: detected memory leaks\n\n" + blocks.joined(separator: "\n")
             + "\nSUMMARY: AddressSanitizer: 1 byte(s) leaked in 1 allocation(s).\n"
         try text.write(toFile: log, atomically: true, encoding: .utf8)
-        return try runProcess("/usr/bin/python3", [Self.script, log])
+        return try runProcess("/usr/bin/python3", [script, log])
     }
 
     var root: String { Self.root.path }
@@ -59,6 +59,21 @@ final class LeakReportTests: TemporaryDirectoryTestCase {
         let (status, output) = try classify([block(360, [foundation])])
         XCTAssertEqual(status, 0, output)
         XCTAssertTrue(output.contains("toolchain: libFoundation.so"), output)
+    }
+
+    func test_aCheckoutInsideAFolderNamedTestsStillOwnsItsLeaks() throws {
+        // Only the path inside the checkout says whether a frame is a test's.
+        let checkout = directory.appendingPathComponent("Tests/strata")
+        let copy = checkout.appendingPathComponent("scripts/lib/leak-report.py")
+        try FileManager.default.createDirectory(at: copy.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Self.script, toPath: copy.path)
+        let engine = ("$s6Strata7CALayerC4makeyyF", checkout.path + "/Sources/Strata/Layers/CALayer.swift:186:90")
+        var (status, output) = try classify([block(96, [engine])], script: copy.path)
+        XCTAssertEqual(status, 1, output)
+        XCTAssertTrue(output.contains("project: Sources/Strata/Layers/CALayer.swift:186:90"), output)
+        let test = ("$s11StrataTests05BasicC0C4testyyF", checkout.path + "/Tests/StrataTests/BasicAnimationTests.swift:20:5")
+        (status, output) = try classify([block(96, [engine, test])], script: copy.path)
+        XCTAssertEqual(status, 0, output)
     }
 
     func test_anotherCheckoutsFilesAreNotThisProjects() throws {

@@ -13,9 +13,23 @@ import collections, os, re, sys
 # any path): the repository root as given and as resolved.
 root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 roots = {root.rstrip("/") + "/", os.path.realpath(root).rstrip("/") + "/"}
-# A test target's sources: Tests/, or a test target's copies made by the SharedSources
-# plugin (.../plugins/outputs/<package>/<Target>Tests/destination/...).
-test_frame = re.compile(r"/Tests/|/plugins/outputs/[^/]+/[^/]*Tests/")
+# A test target's sources, inside the checkout: Tests/, or a test target's copies the
+# SharedSources plugin makes in a build folder (.build*/plugins/outputs/<package>/<Target>Tests/).
+test_source = re.compile(r"(Tests/|\.build[^/]*/plugins/outputs/[^/]+/[^/]*Tests/)")
+
+
+def in_checkout(line):
+    """The frame's path relative to the checkout, or None when it is elsewhere."""
+    for r in roots:
+        i = line.find(r)
+        if i >= 0:
+            return line[i + len(r):]
+    return None
+
+
+def test_frame(line):
+    relative = in_checkout(line)
+    return relative is not None and test_source.match(relative) is not None
 
 text = open(sys.argv[1], errors="replace").read()
 blocks = re.split(r"\n(?=(?:Direct|Indirect) leak of )", text)
@@ -36,7 +50,7 @@ for b in blocks:
         continue
     lines = re.findall(r"#\d+ 0x[0-9a-f]+ in (.+)", b)
     site = "unknown"
-    if any(test_frame.search(line) for line in lines):
+    if any(test_frame(line) for line in lines):
         # Made while a test ran and kept by it: the test-case objects XCTest keeps until
         # exit, and cycles a test makes (a RecordingAction keeps the layer it ran on, while
         # the layer keeps the action).
@@ -49,7 +63,7 @@ for b in blocks:
                 continue
             # (Files another target's sources the SharedSources plugin compiles in are
             # the project's too: they sit under the build's plugins/outputs.)
-            if any(r in line for r in roots) and any(d in line for d in ("/Sources/", "/Benchmarks/", "/plugins/outputs/")):
+            if in_checkout(line) is not None and any(d in line for d in ("/Sources/", "/Benchmarks/", "/plugins/outputs/")):
                 site = "project: " + re.sub(r".*?/(Sources|Benchmarks|plugins/outputs)/", r"\1/", line.split()[-1])
             else:
                 lib = re.search(r"\((\S+?\.so[^+)]*)", line)
