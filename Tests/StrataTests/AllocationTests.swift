@@ -129,4 +129,115 @@ final class AllocationTests: XCTestCase {
         XCTAssertEqual(a[999], 7)
         XCTAssertGreaterThan(strata_alloc_count(), 0)
     }
+
+    // MARK: The frame's other paths
+
+    /// Frames of `layers` animated by `add` (called once per layer, inside one transaction)
+    /// allocate nothing after a warm-up frame; `check` sees the last frame's values.
+    private func assertFramesAllocateNothing(_ what: String, layers n: Int = 200,
+                                             add: (Int, CALayer) -> Void,
+                                             check: ([CALayer]) -> Void,
+                                             file: StaticString = #filePath, line: UInt = #line) {
+        let root = CALayer()
+        let layers = makeRunning(n, root: root)
+        let r = CARenderer(layer: root)
+        r.renderFrame(atTime: 0)
+        CATransaction.begin()
+        for (i, l) in layers.enumerated() { add(i, l) }
+        CATransaction.commit()
+        r.renderFrame(atTime: 0.1)   // warm-up frame: scratch sized
+        r.renderFrame(atTime: 0.2)
+        strata_alloc_counting_begin()
+        for f in 1...100 { r.renderFrame(atTime: 0.2 + Double(f) / 1_000) }
+        strata_alloc_counting_end()
+        XCTAssertEqual(strata_alloc_count(), 0, "mallocs during 100 frames of \(what)", file: file, line: line)
+        check(layers)
+        for l in layers { l.removeAllAnimations(); l.removeFromSuperlayer() }
+    }
+
+    /// Several animations on one property (composition: a replacing one, then additive ones).
+    func test_framesOfComposedAnimationsAllocateNothing() {
+        assertFramesAllocateNothing("composed opacity and position", add: { i, l in
+            let fade = CABasicAnimation(keyPath: "opacity")
+            fade.fromValue = 0.0; fade.toValue = 1.0; fade.duration = 10
+            l.add(fade, forKey: "fade")
+            let pulse = CABasicAnimation(keyPath: "opacity")
+            pulse.fromValue = 0.0; pulse.toValue = 0.5; pulse.duration = 10; pulse.isAdditive = true
+            l.add(pulse, forKey: "pulse")
+            let move = CAKeyframeAnimation(keyPath: "position")
+            move.values = [CGPoint(x: 0, y: 0), CGPoint(x: 100, y: 0), CGPoint(x: 100, y: 100)]
+            move.duration = 10
+            l.add(move, forKey: "move")
+            let nudge = CABasicAnimation(keyPath: "position")
+            nudge.fromValue = CGPoint(x: 0, y: 0); nudge.toValue = CGPoint(x: 0, y: 10); nudge.duration = 10
+            nudge.isAdditive = true
+            l.add(nudge, forKey: "nudge")
+        }, check: { layers in
+            // At 0.3 s of 10 s: 0.03 + 0.015 (additive).
+            XCTAssertEqual(Double(layers[7].presentation()!.opacity), 0.045, accuracy: 1e-5)
+            XCTAssertEqual(Double(layers[7].presentation()!.position.y), 0.3, accuracy: 1e-6)
+        })
+    }
+
+    /// Derived transform fields (`transform.rotation.z`, `transform.scale`), alone and on top
+    /// of a whole-transform animation.
+    func test_framesOfDerivedTransformFieldsAllocateNothing() {
+        assertFramesAllocateNothing("transform.rotation.z and transform.scale", add: { i, l in
+            let spin = CABasicAnimation(keyPath: "transform.rotation.z")
+            spin.fromValue = 0.0; spin.toValue = Double.pi; spin.duration = 10
+            l.add(spin, forKey: "spin")
+            if i % 2 == 0 {
+                let grow = CABasicAnimation(keyPath: "transform.scale")
+                grow.fromValue = 1.0; grow.toValue = 2.0; grow.duration = 10; grow.isAdditive = true
+                l.add(grow, forKey: "grow")
+                let shift = CABasicAnimation(keyPath: "transform")
+                shift.fromValue = CATransform3DIdentity
+                shift.toValue = CATransform3DMakeTranslation(100, 0, 0); shift.duration = 10
+                l.add(shift, forKey: "shift")
+            }
+        }, check: { layers in
+            let angle = layers[1].presentation()!.value(forKeyPath: "transform.rotation.z") as? CGFloat
+            XCTAssertEqual(Double(angle ?? -1), Double.pi * 0.03, accuracy: 1e-6)
+            XCTAssertEqual(Double(layers[0].presentation()!.transform.m41), 3, accuracy: 1e-6)
+        })
+    }
+
+    /// Custom keys of scalar and point values (boxed inline in `Any`: no allocation).
+    func test_framesOfCustomKeysAllocateNothing() {
+        assertFramesAllocateNothing("custom keys", add: { i, l in
+            CATransaction.setDisableActions(true)
+            l.setValue(0.0, forKey: "progress")
+            l.setValue(CGPoint.zero, forKey: "anchor")
+            let progress = CABasicAnimation(keyPath: "progress")
+            progress.fromValue = 0.0; progress.toValue = 1.0; progress.duration = 10
+            l.add(progress, forKey: "progress")
+            let more = CABasicAnimation(keyPath: "progress")
+            more.fromValue = 0.0; more.toValue = 1.0; more.duration = 10; more.isAdditive = true
+            l.add(more, forKey: "more")
+            let anchor = CAKeyframeAnimation(keyPath: "anchor")
+            anchor.values = [CGPoint.zero, CGPoint(x: 10, y: 10)]; anchor.duration = 10
+            l.add(anchor, forKey: "anchor")
+        }, check: { layers in
+            XCTAssertEqual(layers[3].presentation()!.value(forKey: "progress") as? Double ?? -1, 0.06, accuracy: 1e-9)
+            XCTAssertEqual(Double((layers[3].presentation()!.value(forKey: "anchor") as? CGPoint)?.x ?? -1), 0.3,
+                           accuracy: 1e-9)
+        })
+    }
+
+    /// Path animations with `rotationMode` turning the layer along the path.
+    func test_framesOfPathRotationAllocateNothing() {
+        assertFramesAllocateNothing("paths with rotationMode", add: { i, l in
+            let path = CGMutablePath()
+            path.move(to: CGPoint(x: 0, y: 0))
+            path.addLine(to: CGPoint(x: 100, y: 0))
+            path.addCurve(to: CGPoint(x: 200, y: 100), control1: CGPoint(x: 150, y: 0), control2: CGPoint(x: 200, y: 50))
+            let follow = CAKeyframeAnimation(keyPath: "position")
+            follow.path = path; follow.duration = 10
+            follow.rotationMode = i % 2 == 0 ? .rotateAuto : .rotateAutoReverse
+            l.add(follow, forKey: "follow")
+        }, check: { layers in
+            XCTAssertEqual(Double(layers[0].presentation()!.transform.m11), 1, accuracy: 1e-9, "heading +x")
+            XCTAssertEqual(Double(layers[1].presentation()!.transform.m11), -1, accuracy: 1e-9, "reversed: half a turn")
+        })
+    }
 }

@@ -56,6 +56,10 @@ final class EngineContext {
     /// `endFrame`'s list of finished records (sequence, record), kept between frames so a
     /// frame that retires thousands of animations does not allocate it again.
     @exclusivity(unchecked) var finishedScratch: [(UInt64, Int32)] = []
+    /// `render()`'s scratch, kept between frames so a frame allocates nothing: custom keys
+    /// composed this frame, and the path-rotation turns of this frame.
+    @exclusivity(unchecked) var customComposed = Set<Int64>()
+    @exclusivity(unchecked) var rotationTurns: [(row: Int32, sequence: UInt64, angle: Double)] = []
     /// Stop callbacks of replaced animations, delivered once the replacement is added.
     @exclusivity(unchecked) var deferredStops: [(CAAnimation, Bool)] = []
     /// Open `StrataDiagnostics.capture` scopes of this thread.

@@ -64,54 +64,64 @@ extension EngineContext {
     }
 
     /// Several animations on one layer property: start from the model value, apply each
-    /// active animation in list order (additive ones add, others replace).
+    /// active animation in list order (additive ones add, others replace). The value is
+    /// built in a stack buffer: no allocation per frame.
     private func composeAll() {
-        var value = [Double](repeating: 0, count: 16)
-        for key in animations.composed {
-            let row = Int32(truncatingIfNeeded: key >> 8), p = PropertyID(Int32(key & 0xff))
-            let pw = PropertyTable[p].width
-            let model = layers.modelColumn(p), pres = layers.presentationColumn(p)
-            for c in 0..<pw { value[c] = model[Int(row) * pw + c] }
-            var anyActive = false, anyPending = false
-            // Non-additive animations first, then additive ones, each in list order.
-            for pass in 0..<2 {
-                var id = layers.firstAnimation[Int(row)]
-                while id >= 0 {
-                    let r = animations.records[Int(id)]
-                    id = r.nextInLayer
-                    guard r.property == p.raw, r.kind == .lanes || r.kind == .keyframes else { continue }
-                    let additive = r.flags & RecordFlags.additive != 0
-                    guard additive == (pass == 1) else { continue }
-                    let ph = timings.phase[Int(r.timing)]
-                    if ph == TimingPhase.pending.rawValue { anyPending = true; continue }
-                    guard ph == TimingPhase.active.rawValue else { continue }
-                    anyActive = true
-                    if r.kind == .lanes {
-                        let t = animations.tracks[Int(r.track)]
-                        for c in 0..<t.width {
-                            let v = t.scratch[t.lane(Int(r.slot), c)]
-                            if additive { value[t.offset + c] += v } else { value[t.offset + c] = v }
-                        }
-                    } else {
-                        let t = animations.keyframeTracks[Int(r.track)]
-                        for c in 0..<t.width {
-                            let v = t.scratch[Int(r.slot) * t.width + c]
-                            if additive { value[t.offset + c] += v } else { value[t.offset + c] = v }
-                        }
+        withUnsafeTemporaryAllocation(of: Double.self, capacity: 16) { scratch in
+            let value = scratch.baseAddress!
+            for k in 0..<animations.composed.count {
+                composeProperty(animations.composed[k], into: value)
+            }
+        }
+    }
+
+    @inline(__always)
+    private func composeProperty(_ key: Int64, into value: UnsafeMutablePointer<Double>) {
+        let row = Int32(truncatingIfNeeded: key >> 8), p = PropertyID(Int32(key & 0xff))
+        let pw = PropertyTable[p].width
+        let model = layers.modelColumn(p), pres = layers.presentationColumn(p)
+        for c in 0..<pw { value[c] = model[Int(row) * pw + c] }
+        var anyActive = false, anyPending = false
+        // Non-additive animations first, then additive ones, each in list order.
+        for pass in 0..<2 {
+            var id = layers.firstAnimation[Int(row)]
+            while id >= 0 {
+                let r = animations.records[Int(id)]
+                id = r.nextInLayer
+                guard r.property == p.raw, r.kind == .lanes || r.kind == .keyframes else { continue }
+                let additive = r.flags & RecordFlags.additive != 0
+                guard additive == (pass == 1) else { continue }
+                let ph = timings.phase[Int(r.timing)]
+                if ph == TimingPhase.pending.rawValue { anyPending = true; continue }
+                guard ph == TimingPhase.active.rawValue else { continue }
+                anyActive = true
+                if r.kind == .lanes {
+                    let t = animations.tracks[Int(r.track)]
+                    for c in 0..<t.width {
+                        let v = t.scratch[t.lane(Int(r.slot), c)]
+                        if additive { value[t.offset + c] += v } else { value[t.offset + c] = v }
+                    }
+                } else {
+                    let t = animations.keyframeTracks[Int(r.track)]
+                    for c in 0..<t.width {
+                        let v = t.scratch[Int(r.slot) * t.width + c]
+                        if additive { value[t.offset + c] += v } else { value[t.offset + c] = v }
                     }
                 }
             }
-            if anyActive || !anyPending {
-                for c in 0..<pw { pres[Int(row) * pw + c] = value[c] }
-            }
+        }
+        if anyActive || !anyPending {
+            for c in 0..<pw { pres[Int(row) * pw + c] = value[c] }
         }
     }
 
     /// Derived transform fields replace (or add to) one field of the presentation transform;
     /// custom keys get their value boxed as the model's type.
     private func renderDerived() {
-        var customDone = Set<Int64>()
-        for id in animations.derivedRecords {
+        // Custom keys composed this frame (a set kept between frames: no allocation).
+        customComposed.removeAll(keepingCapacity: true)
+        for k in 0..<animations.derivedRecords.count {
+            let id = animations.derivedRecords[k]
             let r = animations.records[Int(id)]
             guard let d = animations.derivedValues[id] else { continue }
             let e = Int(r.timing)
@@ -121,7 +131,7 @@ extension EngineContext {
             let active = ph == TimingPhase.active.rawValue
             let p = timings.progress[e] + k
             if r.kind == .custom {
-                if customDone.insert(Int64(r.layer) << 32 | Int64(d.customKey)).inserted {
+                if customComposed.insert(Int64(r.layer) << 32 | Int64(d.customKey)).inserted {
                     composeCustom(row: r.layer, key: d.customKey)
                 }
                 continue
@@ -132,59 +142,74 @@ extension EngineContext {
             let base = Int(r.layer) * 16
             // Start from this frame's transform animations if any, else from the model.
             let animated = hasLaneAnimation(row: r.layer, property: prop)
-            var lanes = (0..<16).map { animated ? pres[base + $0] : model[base + $0] }
+            let t = LaneValue.transform(animated ? pres + base : model + base)
             if active {
-                let t = lanes.withUnsafeBufferPointer { LaneValue.transform($0.baseAddress!) }
                 let v = d.from[0] + d.delta[0] * p
                 let value = d.additive ? TransformFields.get(field, t) + v : v
-                lanes = LaneValue.transformLanes(TransformFields.set(field, value, t))
+                LaneValue.store(TransformFields.set(field, value, t), into: pres + base)
+            } else {
+                LaneValue.store(t, into: pres + base)
             }
-            for c in 0..<16 { pres[base + c] = lanes[c] }
         }
     }
 
     /// A custom key's animations, composed like lane properties: from the model value, the
-    /// non-additive ones replace and then the additive ones add, each in key order.
+    /// non-additive ones replace and then the additive ones add, each in key order. Lanes are
+    /// built in a stack buffer; a value boxes as the model's type (scalars and points box
+    /// inline in `Any`, with no allocation).
     private func composeCustom(row: Int32, key: Int32) {
         guard let layer = layers.handle[Int(row)]?.takeUnretainedValue() else { return }
-        var value: [Double]? = nil
-        var type: CustomValueType = .double
-        var anyActive = false, anyPending = false
-        for pass in 0..<2 {
-            var id = layers.firstAnimation[Int(row)]
-            while id >= 0 {
-                let rid = id
-                let r = animations.records[Int(id)]
-                id = r.nextInLayer
-                guard r.kind == .custom, let d = animations.derivedValues[rid],
-                      d.customKey == key, d.additive == (pass == 1) else { continue }
-                let e = Int(r.timing)
-                let ph = timings.phase[e]
-                if ph == TimingPhase.pending.rawValue { anyPending = true; continue }
-                guard ph == TimingPhase.active.rawValue else { continue }
-                anyActive = true
-                type = d.customType
-                let k = d.cumulative ? timings.iteration[e] : 0
-                var v: [Double]
-                if let kf = d.keyframes {
-                    v = kf.value(at: timings.progress[e], width: kf.span.count, curveTable: timings.curves)
-                    if d.cumulative { v = zip(v, kf.span).map { $0 + k * $1 } }
-                } else {
-                    v = zip(d.from, d.delta).map { $0 + $1 * (timings.progress[e] + k) }
+        withUnsafeTemporaryAllocation(of: Double.self, capacity: 32) { scratch in
+            let value = scratch.baseAddress!, v = value + 16
+            var width = 0   // 0: no value yet
+            var type: CustomValueType = .double
+            var anyActive = false, anyPending = false
+            for pass in 0..<2 {
+                var id = layers.firstAnimation[Int(row)]
+                while id >= 0 {
+                    let rid = id
+                    let r = animations.records[Int(id)]
+                    id = r.nextInLayer
+                    guard r.kind == .custom, let d = animations.derivedValues[rid],
+                          d.customKey == key, d.additive == (pass == 1) else { continue }
+                    let e = Int(r.timing)
+                    let ph = timings.phase[e]
+                    if ph == TimingPhase.pending.rawValue { anyPending = true; continue }
+                    guard ph == TimingPhase.active.rawValue else { continue }
+                    anyActive = true
+                    type = d.customType
+                    let k = d.cumulative ? timings.iteration[e] : 0
+                    let n: Int
+                    if let kf = d.keyframes {
+                        n = min(kf.span.count, 16)
+                        kf.value(at: timings.progress[e], width: n, curveTable: timings.curves, into: v)
+                        if d.cumulative { for c in 0..<n { v[c] += k * kf.span[c] } }
+                    } else {
+                        n = min(d.from.count, 16)
+                        let p = timings.progress[e] + k
+                        for c in 0..<n { v[c] = d.from[c] + d.delta[c] * p }
+                    }
+                    if width == 0 {
+                        width = n
+                        if !(layer.customValues[key].map { LaneValue.write($0, kind: d.kind, width: n, into: value) } ?? false) {
+                            for c in 0..<n { value[c] = 0 }
+                        }
+                    }
+                    if d.additive {
+                        for c in 0..<min(n, width) { value[c] += v[c] }
+                    } else {
+                        for c in 0..<n { value[c] = v[c] }
+                        width = n
+                    }
                 }
-                if value == nil {
-                    value = layer.customValues[key].flatMap { LaneValue.lanes($0, kind: d.kind, width: v.count) }
-                        ?? [Double](repeating: 0, count: v.count)
-                }
-                if d.additive { value = zip(value!, v).map { $0 + $1 } } else { value = v }
             }
-        }
-        if anyActive, let value {
-            layer.animatedCustom[key] = type.box(value)
-        } else if !anyPending {
-            // No effect now: the model value shows (as for lane properties).
-            layer.animatedCustom[key] = nil
-            layer.committedObjects[key] = layer.customValues[key]
+            if anyActive && width > 0 {
+                layer.animatedCustom[key] = type.box(UnsafePointer(value))
+            } else if !anyPending {
+                // No effect now: the model value shows (as for lane properties).
+                layer.animatedCustom[key] = nil
+                layer.committedObjects[key] = layer.customValues[key]
+            }
         }
     }
 
@@ -201,30 +226,70 @@ extension EngineContext {
     /// rotationMode: the path tangent turns the presentation transform about z. Several
     /// rotating animations of one layer apply in add order on top of each other.
     private func renderRotations() {
-        var turns: [(row: Int32, sequence: UInt64, angle: Double)] = []
+        // The turns of this frame, in a list kept between frames (no allocation once sized).
+        rotationTurns.removeAll(keepingCapacity: true)
+        var sorted = true
+        var lastRow = Int32.min, lastSequence = UInt64.min
         for i in 0..<animations.keyframeTracks.count {
             let t = animations.keyframeTracks[i]
             for s in 0..<t.count where t.flags[s] & SlotFlags.rotate != 0 {
-                turns.append((t.layer[s], animations.records[Int(t.record[s])].sequence, t.angle[s]))
+                let row = t.layer[s], sequence = animations.records[Int(t.record[s])].sequence
+                if row != lastRow ? row < lastRow : sequence < lastSequence { sorted = false }
+                lastRow = row; lastSequence = sequence
+                rotationTurns.append((row, sequence, t.angle[s]))
             }
         }
-        turns.sort { $0.row != $1.row ? $0.row < $1.row : $0.sequence < $1.sequence }
+        if !sorted { sortTurns() }
         let pres = layers.presentationColumn(.transform), model = layers.modelColumn(.transform)
         var k = 0
-        while k < turns.count {
-            let row = turns[k].row
+        while k < rotationTurns.count {
+            let row = rotationTurns[k].row
             let base = Int(row) * 16
             let animated = hasLaneAnimation(row: row, property: .transform)
-            let lanes = (0..<16).map { animated ? pres[base + $0] : model[base + $0] }
-            var current = lanes.withUnsafeBufferPointer { LaneValue.transform($0.baseAddress!) }
-            while k < turns.count && turns[k].row == row {
+            var current = LaneValue.transform(animated ? pres + base : model + base)
+            while k < rotationTurns.count && rotationTurns[k].row == row {
                 // Not active (finished and held without fill): adds nothing.
-                if !turns[k].angle.isNaN { current = CATransform3DRotate(current, CGFloat(turns[k].angle), 0, 0, 1) }
+                let angle = rotationTurns[k].angle
+                if !angle.isNaN { current = CATransform3DRotate(current, CGFloat(angle), 0, 0, 1) }
                 k += 1
             }
-            let out = LaneValue.transformLanes(current)
-            for c in 0..<16 { pres[base + c] = out[c] }
+            LaneValue.store(current, into: pres + base)
         }
+    }
+
+    /// Orders the turns by layer, then add order, in place (a heap sort: the standard
+    /// library's sort may take a temporary buffer).
+    @inline(never)
+    private func sortTurns() {
+        let n = rotationTurns.count
+        guard n > 1 else { return }
+        rotationTurns.withUnsafeMutableBufferPointer { b in
+            let a = b.baseAddress!
+            var start = n / 2 - 1, end = n
+            while end > 1 {
+                var root: Int
+                if start >= 0 {
+                    root = start; start -= 1           // building the heap
+                } else {
+                    end -= 1; swap(&a[0], &a[end])     // the largest to the back
+                    root = 0
+                }
+                while true {                            // sift `root` down inside [0, end)
+                    var child = 2 * root + 1
+                    if child >= end { break }
+                    if child + 1 < end && EngineContext.turnPrecedes(a[child], a[child + 1]) { child += 1 }
+                    if !EngineContext.turnPrecedes(a[root], a[child]) { break }
+                    swap(&a[root], &a[child])
+                    root = child
+                }
+            }
+        }
+    }
+
+    @inline(__always)
+    private static func turnPrecedes(_ x: (row: Int32, sequence: UInt64, angle: Double),
+                                     _ y: (row: Int32, sequence: UInt64, angle: Double)) -> Bool {
+        x.row != y.row ? x.row < y.row : x.sequence < y.sequence
     }
 
     /// Discrete object animations: the from object before progress 0.5, the to object after.

@@ -167,6 +167,14 @@ struct CompiledKeyframes {
 
     /// Lane values at progress u (the scalar path used for custom keys).
     func value(at u: Double, width: Int, curveTable: [UnitBezier]) -> [Double] {
+        [Double](unsafeUninitializedCapacity: width) { b, n in
+            value(at: u, width: width, curveTable: curveTable, into: b.baseAddress!)
+            n = width
+        }
+    }
+
+    /// The value at progress `u`, written to `out` (`width` lanes).
+    func value(at u: Double, width: Int, curveTable: [UnitBezier], into out: UnsafeMutablePointer<Double>) {
         let n = segments
         var i = 0
         while i < n - 1 && u >= times[i + 1] { i += 1 }
@@ -178,9 +186,9 @@ struct CompiledKeyframes {
             x = CompiledKeyframes.invertArc(x, table: arcTables, tableBase: i * CompiledKeyframes.arcStride,
                                             coefficients: coefficients, coefficientBase: i * width * 4, width: width)
         }
-        return (0..<width).map { c in
+        for c in 0..<width {
             let o = (i * width + c) * 4
-            return ((coefficients[o] * x + coefficients[o + 1]) * x + coefficients[o + 2]) * x + coefficients[o + 3]
+            out[c] = ((coefficients[o] * x + coefficients[o + 1]) * x + coefficients[o + 2]) * x + coefficients[o + 3]
         }
     }
 }

@@ -23,7 +23,10 @@ enum CustomValueType {
     }
 
     /// Lanes boxed as this type.
-    func box(_ l: [Double]) -> Any {
+    func box(_ l: [Double]) -> Any { l.withUnsafeBufferPointer { box($0.baseAddress!) } }
+
+    /// Lanes at `l` boxed as this type.
+    func box(_ l: UnsafePointer<Double>) -> Any {
         switch self {
         case .double: return l[0]
         case .cgFloat: return CGFloat(l[0])
@@ -34,7 +37,7 @@ enum CustomValueType {
         case .size: return CGSize(width: l[0], height: l[1])
         case .rect: return CGRect(x: l[0], y: l[1], width: l[2], height: l[3])
         case .color: return CGColor(rgba: SIMD4(l[0], l[1], l[2], l[3]))
-        case .transform: return l.withUnsafeBufferPointer { LaneValue.transform($0.baseAddress!) }
+        case .transform: return LaneValue.transform(l)
         }
     }
 }

@@ -52,6 +52,51 @@ enum LaneValue {
          t.m31, t.m32, t.m33, t.m34, t.m41, t.m42, t.m43, t.m44].map { Double($0) }
     }
 
+    /// Writes `t`'s 16 lanes at `l` (no array: the frame's paths allocate nothing).
+    @inline(__always)
+    static func store(_ t: CATransform3D, into l: UnsafeMutablePointer<Double>) {
+        l[0] = Double(t.m11); l[1] = Double(t.m12); l[2] = Double(t.m13); l[3] = Double(t.m14)
+        l[4] = Double(t.m21); l[5] = Double(t.m22); l[6] = Double(t.m23); l[7] = Double(t.m24)
+        l[8] = Double(t.m31); l[9] = Double(t.m32); l[10] = Double(t.m33); l[11] = Double(t.m34)
+        l[12] = Double(t.m41); l[13] = Double(t.m42); l[14] = Double(t.m43); l[15] = Double(t.m44)
+    }
+
+    /// Writes the `width` lanes of `v` (a value of `kind`) at `l`; false (nothing written)
+    /// when the type does not fit. The allocation-free form of `lanes(_:kind:width:)`.
+    static func write(_ v: Any, kind: ValueKind, width: Int, into l: UnsafeMutablePointer<Double>) -> Bool {
+        if let s = v as? StrataValue {
+            guard s.lanes.count == width else { return false }
+            for c in 0..<width { l[c] = s.lanes[c] }
+            return true
+        }
+        switch kind {
+        case .cgFloat, .float, .bool, .timing:
+            guard width == 1, let x = scalar(v) else { return false }
+            l[0] = x
+        case .point:
+            guard width == 2, let p = v as? CGPoint else { return false }
+            l[0] = Double(p.x); l[1] = Double(p.y)
+        case .size:
+            guard width == 2, let s = v as? CGSize else { return false }
+            l[0] = Double(s.width); l[1] = Double(s.height)
+        case .rect:
+            guard width == 4, let r = v as? CGRect else { return false }
+            l[0] = Double(r.origin.x); l[1] = Double(r.origin.y); l[2] = Double(r.size.width); l[3] = Double(r.size.height)
+        case .color:
+            guard width == 4, let c = v as? CGColor else { return false }
+            let x = c.rgba
+            l[0] = x[0]; l[1] = x[1]; l[2] = x[2]; l[3] = x[3]
+        case .transform:
+            guard width == 16 else { return false }
+            if let t = v as? CATransform3D { store(t, into: l) }
+            else if let a = v as? CGAffineTransform { store(CATransform3DMakeAffineTransform(a), into: l) }
+            else { return false }
+        case .object:
+            return false
+        }
+        return true
+    }
+
     static func transform(_ l: UnsafePointer<Double>) -> CATransform3D {
         CATransform3D(m11: l[0], m12: l[1], m13: l[2], m14: l[3], m21: l[4], m22: l[5], m23: l[6], m24: l[7],
                       m31: l[8], m32: l[9], m33: l[10], m34: l[11], m41: l[12], m42: l[13], m43: l[14], m44: l[15])
