@@ -1,17 +1,5 @@
 import Foundation
 
-/// The three ways of walking the same lookup chain, benchmarked side by side.
-public enum ActionLookupStrategy: String, CaseIterable, Sendable {
-    /// The literal delegate -> actions -> style -> defaultAction -> built-in walk on String
-    /// keys, every step asked (what classic implementations do).
-    case chain
-    /// The same walk on interned ids; per-layer flag bits skip the empty steps.
-    case interned
-    /// Memoised results per (layer class, key) for layers with no delegate, actions or style,
-    /// invalidated by a generation counter; the interned walk otherwise.
-    case cached
-}
-
 /// What a lookup found.
 enum ActionOutcome {
     /// Nothing, or NSNull: no action runs.
@@ -125,38 +113,14 @@ struct CachedLookup: ActionLookup {
     }
 }
 
-extension EngineContext {
-    /// Runs this engine's lookup strategy (a switch, not an existential call).
+extension ActionLookupStrategy {
+    /// Runs this strategy's walk (a switch, not an existential call).
     @inline(__always)
-    func lookupAction(_ layer: CALayer, _ key: PropertyID) -> ActionOutcome {
-        switch lookupStrategy {
+    func outcome(_ layer: CALayer, _ key: PropertyID) -> ActionOutcome {
+        switch self {
         case .interned: return InternedLookup().lookup(layer, key)
         case .cached: return CachedLookup().lookup(layer, key)
         case .chain: return ChainLookup().lookup(layer, key)
         }
     }
-}
-
-/// Strata's engine-wide settings and counters, per thread.
-public enum StrataEngine {
-    /// The lookup strategy of this thread's engine (`.interned` by default).
-    public static var actionLookupStrategy: ActionLookupStrategy {
-        get { EngineContext.current.lookupStrategy }
-        set { EngineContext.current.lookupStrategy = newValue }
-    }
-
-    /// Threads this thread's engine may use in `render()` (1 or 2; default 2 on a machine with
-    /// two or more cores). A lane track of at least 131,072 lanes (e.g. 65,536 position
-    /// animations) is split in two halves of its blocks, the upper one evaluated by a worker
-    /// thread of the engine.
-    public static var renderThreads: Int {
-        get { EngineContext.current.renderThreads }
-        set { EngineContext.current.renderThreads = max(1, min(2, newValue)) }
-    }
-
-    /// Running (added, not yet removed) animations of this thread's engine.
-    public static var activeAnimationCount: Int { EngineContext.current.animations.liveCount }
-
-    /// Live layers of this thread's engine.
-    public static var layerCount: Int { EngineContext.current.layers.liveCount }
 }

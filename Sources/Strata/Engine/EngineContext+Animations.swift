@@ -206,7 +206,7 @@ extension EngineContext {
     /// another under the same key.
     @inline(__always)
     func deliverDeferred() {
-        guard !deferredStops.isEmpty || !groupsToFire.isEmpty else { return }
+        guard !deferredStops.isEmpty || transactions.hasReadyGroups else { return }
         let stops = deferredStops
         deferredStops.removeAll()
         deliverStops(stops)
@@ -333,5 +333,17 @@ extension EngineContext {
         drainingReleases = true
         while let h = pendingReleases.popLast() { h.release() }
         drainingReleases = false
+    }
+}
+
+extension EngineContext {
+    func transitionState(row: Int32) -> CATransitionState? {
+        let id = record(row: row, key: KeyInterner.transition.raw)
+        guard id >= 0, let t = animations.objects[Int(id)] as? CATransition else { return nil }
+        let e = Int(animations.records[Int(id)].timing)
+        guard timings.phase[e] == TimingPhase.active.rawValue else { return nil }
+        let p = Float(timings.progress[e])
+        return CATransitionState(type: t.type, subtype: t.subtype ?? .fromLeft,
+                                 progress: t.startProgress + (t.endProgress - t.startProgress) * p)
     }
 }

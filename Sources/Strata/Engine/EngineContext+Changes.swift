@@ -44,7 +44,7 @@ extension EngineContext {
         var outcome = ActionOutcome.none
         let disabled = transactions[transactions.count - 1].disableActions
         if !disabled {
-            outcome = lookupAction(layer, p)
+            outcome = lookupStrategy.outcome(layer, p)
         }
         for c in 0..<w { model[row * w + c] = new[c] }
         if info.snapshotHint != 0 { layers.addHints(row, info.snapshotHint) }
@@ -111,7 +111,7 @@ extension EngineContext {
         ensureTransaction()
         guard !transactions[transactions.count - 1].disableActions else { return }
         let name = KeyInterner.name(key)
-        switch lookupAction(layer, key) {
+        switch lookupStrategy.outcome(layer, key) {
         case .action(let a):
             a.run(forKey: name, object: layer, arguments: nil)
         case .builtIn(.transition):
@@ -133,7 +133,7 @@ extension EngineContext {
         let name = PropertyTable[p].name
         var outcome = ActionOutcome.none
         if !transactions[transactions.count - 1].disableActions {
-            outcome = lookupAction(layer, p)
+            outcome = lookupStrategy.outcome(layer, p)
         }
         let old = layer.readObject(p)
         layer.storeObject(p, v)
@@ -253,6 +253,38 @@ extension EngineContext {
                 timings.params[ce].parent = e
             }
         default: break
+        }
+    }
+}
+
+extension EngineContext {
+    /// A custom key: stored on the layer; the lookup chain runs (no built-in action).
+    func setCustom(_ layer: CALayer, _ key: PropertyID, _ value: Any?) {
+        guard isCurrent else { return }   // another thread: refused (reported by CALayer.context)
+        guard layer.row >= 0 else {
+            StrataDiagnostics.emit(.invalidArgument, "setValue on a presentation copy; copies are read-only")
+            return
+        }
+        if let v = value, let d = LaneValue.scalar(v), !d.isFinite {
+            StrataDiagnostics.emit(.nonFiniteValue, "\(KeyInterner.name(key)) = \(d) must be finite; unchanged")
+            return
+        }
+        ensureTransaction()
+        let name = KeyInterner.name(key)
+        var outcome = ActionOutcome.none
+        if !transactions[transactions.count - 1].disableActions { outcome = lookupStrategy.outcome(layer, key) }
+        let shown = layer.currentCustom(key.raw)
+        layer.customValues[key.raw] = value
+        dirtyObjects.append((layer.row, key.raw))
+        if case .action(let a) = outcome {
+            // The action's animation starts from the value shown before the change.
+            let outer = customInFlight
+            customInFlight = (layer.row, key.raw, shown)
+            a.run(forKey: name, object: layer, arguments: nil)
+            customInFlight = outer
+        }
+        if recorder != nil {
+            recorder!.setCustom(layer, name, value, outcome: outcome, disabled: transactions[transactions.count - 1].disableActions)
         }
     }
 }

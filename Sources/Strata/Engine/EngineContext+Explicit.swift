@@ -152,7 +152,7 @@ extension EngineContext {
         case (.object(let p), let b as CABasicAnimation):
             let current: Any? = objectInFlight.map { $0.from } ?? layer.readObject(p)
             let model: Any? = objectInFlight.map { $0.to } ?? layer.readObject(p)
-            guard TransformFields.objectFits(p, b.fromValue), TransformFields.objectFits(p, b.toValue) else {
+            guard p.fitsObject(b.fromValue), p.fitsObject(b.toValue) else {
                 StrataDiagnostics.emit(.wrongValueType, "values of \"\(path)\" must be of its type; animation not added")
                 return nil
             }
@@ -160,8 +160,8 @@ extension EngineContext {
         case (.transformField(let p, let field), let b as CABasicAnimation):
             let currentT = currentTransform(row: row, p), modelT = layer.transform3D(p)
             guard let (from, to) = basicEndpoints(b, kind: .cgFloat, width: 1,
-                                                  current: { [TransformFields.get(field, currentT)] },
-                                                  model: { [TransformFields.get(field, modelT)] }) else { return nil }
+                                                  current: { [field.value(in: currentT)] },
+                                                  model: { [field.value(in: modelT)] }) else { return nil }
             return .derived(DerivedValue(field: field, from: from, delta: [to[0] - from[0]],
                                          additive: b.isAdditive, cumulative: b.isCumulative), p)
         case (.custom(let key), let b as CABasicAnimation):

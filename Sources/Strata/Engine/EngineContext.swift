@@ -11,7 +11,7 @@ final class EngineContext {
     let layers = LayerStore()
     let animations = AnimationStore()
     let timings = TimingStore()
-    @exclusivity(unchecked) var transactions: [TransactionLevel] = []
+    @exclusivity(unchecked) var transactions = TransactionStack()
     /// Media time of the current frame.
     @exclusivity(unchecked) var now: Double = 0
     @exclusivity(unchecked) var lookupStrategy: ActionLookupStrategy = .interned
@@ -41,7 +41,6 @@ final class EngineContext {
     @exclusivity(unchecked) var pendingEntries: [Int32] = []
     @exclusivity(unchecked) var dirty: [(row: Int32, property: PropertyID)] = []
     @exclusivity(unchecked) var uncommittedLayers: [Int32] = []
-    @exclusivity(unchecked) var groupsToFire: [CompletionGroup] = []
 
     /// The property change whose action is running (CAAnimation.run reads its old value).
     @exclusivity(unchecked) var changeInFlight: (row: Int32, property: PropertyID, old: [Double])?
@@ -169,7 +168,7 @@ final class EngineContext {
     fileprivate static func threadDidExit(_ p: UnsafeMutableRawPointer) {
         let c = Unmanaged<EngineContext>.fromOpaque(p)
         let context = c.takeUnretainedValue()
-        if context.transactions.contains(where: { !$0.implicit }) {
+        if context.transactions.hasExplicit {
             let n = context.transactions.filter { !$0.implicit }.count
             StrataDiagnostics.logger.warning(
                 "a thread ended with \(n) open CATransaction(s); they were committed",

@@ -38,13 +38,6 @@ struct ResolvedKeyPath: Equatable {
     }
 }
 
-/// Derived fields of a `CATransform3D` reachable by key path (Apple's list).
-enum TransformField: String, Equatable {
-    case rotationX = "rotation.x", rotationY = "rotation.y", rotationZ = "rotation.z", rotation = "rotation"
-    case scaleX = "scale.x", scaleY = "scale.y", scaleZ = "scale.z", scale = "scale"
-    case translationX = "translation.x", translationY = "translation.y", translationZ = "translation.z"
-}
-
 enum KeyPathResolver {
     private static let pointFields = ["x": 0, "y": 1]
     private static let sizeFields = ["width": 0, "height": 1]

@@ -232,7 +232,7 @@ open class CALayer: NSObject, CAMediaTiming {
     open func action(forKey event: String) -> CAAction? {
         guard row >= 0 else { return nil }
         let key = KeyInterner.id(event)
-        switch context.lookupAction(self, key) {
+        switch context.lookupStrategy.outcome(self, key) {
         case .none: return nil
         case .action(let a): return a
         case .builtIn(.transition): return CATransition()
@@ -505,7 +505,7 @@ open class CALayer: NSObject, CAMediaTiming {
         set { context.setTiming(self, .fillMode, Double(newValue.code)) }
     }
 
-    // MARK: - from CALayer+Tree.swift
+    // MARK: - the layer tree
     /// The parent layer, or nil.
     open var superlayer: CALayer? {
         guard row >= 0 else { return nil }
@@ -593,7 +593,7 @@ open class CALayer: NSObject, CAMediaTiming {
         context.detachFromParent(self)
     }
 
-    // MARK: - from CALayer+Animations.swift
+    // MARK: - animations
     /// Adds a copy of `anim` under `key` (replacing the animation under that key; a
     /// transition always uses kCATransition). Bad input (unknown key path, a value of the
     /// wrong type, a non-finite value or timing) is refused with a diagnostic.
@@ -648,7 +648,7 @@ open class CALayer: NSObject, CAMediaTiming {
         return l.map { $0.globalToLocal(global) } ?? global
     }
 
-    // MARK: - from CALayer+KeyValue.swift
+    // MARK: - key-value coding
     /// Key-value coding: a built-in property, a key path into one (`position.x`,
     /// `bounds.size.width`, `transform.rotation.z`), or a custom key.
     open func value(forKeyPath keyPath: String) -> Any? {
@@ -679,7 +679,7 @@ open class CALayer: NSObject, CAMediaTiming {
                 $0.withMemoryRebound(to: Double.self, capacity: 16) { LaneValue.box($0 + offset, kind: r.kind) }
             }
         case .transformField(let p, let f):
-            return CGFloat(TransformFields.get(f, transform3D(p)))
+            return CGFloat(f.value(in: transform3D(p)))
         case .object(let p): return readObject(p)
         case .frame: return frame
         case .custom(let k): return customValues[k.raw]
@@ -730,9 +730,9 @@ open class CALayer: NSObject, CAMediaTiming {
                 StrataDiagnostics.emit(.nonFiniteValue, "\(keyPath) = \(v) must be finite; unchanged")
                 return
             }
-            setTransform3D(p, TransformFields.set(f, v, transform3D(p)))
+            setTransform3D(p, f.setting(v, in: transform3D(p)))
         case .object(let p):
-            guard TransformFields.objectFits(p, value) else { return refuseType(keyPath, value) }
+            guard p.fitsObject(value) else { return refuseType(keyPath, value) }
             context.setObject(self, p, value)
         case .frame:
             guard let f = value as? CGRect else { return refuseType(keyPath, value) }

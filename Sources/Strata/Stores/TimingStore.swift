@@ -572,12 +572,3 @@ final class TimingStore {
         return (x < 0 ? 0 : (x > 1 ? 1 : x), k)
     }
 }
-
-/// A transaction's completion block and the number of its timing entries still running.
-final class CompletionGroup {
-    @exclusivity(unchecked) var pending = 0
-    @exclusivity(unchecked) var committed = false
-    @exclusivity(unchecked) var fired = false
-    let block: () -> Void
-    init(_ block: @escaping () -> Void) { self.block = block }
-}

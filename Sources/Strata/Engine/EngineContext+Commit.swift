@@ -1,17 +1,9 @@
 extension EngineContext {
     /// The innermost open transaction, opening an implicit one if none is open.
     @inline(__always)
-    func ensureTransaction() {
-        if transactions.isEmpty { transactions.append(TransactionLevel(implicit: true)) }
-    }
+    func ensureTransaction() { transactions.ensureOpen() }
 
-    func begin() {
-        if let top = transactions.last {
-            transactions.append(top.nested())
-        } else {
-            transactions.append(TransactionLevel(implicit: false))
-        }
-    }
+    func begin() { transactions.begin() }
 
     /// `commit()`: pops the innermost explicit transaction. Without one, a diagnostic and no
     /// effect (the implicit transaction, if open, stays open).
@@ -28,11 +20,7 @@ extension EngineContext {
 
     /// Pops the top level; at the bottom of the stack this is the real commit.
     func commitTop() {
-        guard let top = transactions.popLast() else { return }
-        if let g = top.group {
-            g.committed = true
-            if g.pending == 0 { groupsToFire.append(g) }
-        }
+        guard transactions.pop() != nil else { return }
         if transactions.isEmpty {
             commitToRenderTree()
             reportedFullThisTransaction = false
@@ -84,19 +72,7 @@ extension EngineContext {
 
     /// Runs completion blocks whose groups are done (they may open transactions themselves).
     func fireCompletionGroups() {
-        while !groupsToFire.isEmpty {
-            let g = groupsToFire.removeFirst()
-            guard !g.fired else { continue }
-            g.fired = true
-            g.block()
-        }
-    }
-
-    /// Completion groups of every open level, innermost first.
-    func openGroups() -> [CompletionGroup] {
-        var g: [CompletionGroup] = []
-        for l in transactions.reversed() { if let x = l.group { g.append(x) } }
-        return g
+        while let g = transactions.nextReadyGroup() { g.block() }
     }
 
     /// The shared timing entry of the innermost level's built-in implicit animations.
@@ -113,7 +89,7 @@ extension EngineContext {
         var p = TimingParameters()
         p.duration = transactions[top].duration
         p.curve = timings.curveID(transactions[top].timingFunction ?? CAMediaTimingFunction.defaultCurve)
-        let e = timings.make(p, groups: openGroups())
+        let e = timings.make(p, groups: transactions.openGroups())
         pendingEntries.append(e)
         transactions[top].implicitEntry = e
         return e
@@ -123,7 +99,7 @@ extension EngineContext {
     func entry(for p: TimingParameters) -> Int32 {
         let top = transactions.count - 1
         for (q, e) in transactions[top].entryCache where q == p && timings.alive[Int(e)] { return e }
-        let e = timings.make(p, groups: openGroups())
+        let e = timings.make(p, groups: transactions.openGroups())
         pendingEntries.append(e)
         if transactions[top].entryCache.count < 16 { transactions[top].entryCache.append((p, e)) }
         return e
@@ -135,9 +111,6 @@ extension EngineContext {
         let g = timings.groups[i]
         guard !g.isEmpty else { return }
         timings.groups[i] = []
-        for group in g {
-            group.pending -= 1
-            if group.pending == 0 && group.committed { groupsToFire.append(group) }
-        }
+        transactions.entryDone(g)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 
+/// Time conversion through a layer's ancestors (each one a CAMediaTiming object).
 extension CALayer {
     func ancestry() -> [CALayer] {
         var chain: [CALayer] = []

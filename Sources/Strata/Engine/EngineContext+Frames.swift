@@ -145,8 +145,8 @@ extension EngineContext {
             let t = LaneValue.transform(animated ? pres + base : model + base)
             if active {
                 let v = d.from[0] + d.delta[0] * p
-                let value = d.additive ? TransformFields.get(field, t) + v : v
-                LaneValue.store(TransformFields.set(field, value, t), into: pres + base)
+                let value = d.additive ? field.value(in: t) + v : v
+                LaneValue.store(field.setting(value, in: t), into: pres + base)
             } else {
                 LaneValue.store(t, into: pres + base)
             }
