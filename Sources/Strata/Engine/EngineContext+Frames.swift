@@ -41,10 +41,11 @@ extension EngineContext {
                 // Two cores: the worker takes the upper half of the blocks.
                 let blocks = t.fullBlocks, mid = blocks / 2
                 let worker = renderWorker ?? { let w = RenderWorker(); renderWorker = w; return w }()
-                worker.start(t, blocks: mid..<blocks, progress: prog, phase: phase, iteration: iter,
-                             presentation: pres, model: model)
-                t.evaluateBlocks(0..<mid, buffer: t.blockBuffer, progress: prog, phase: phase, iteration: iter,
-                                 presentation: pres, model: model)
+                var job = LaneJob(track: t, blocks: mid..<blocks, progress: prog, phase: phase, iteration: iter,
+                                  presentation: pres, model: model)
+                worker.start(job)
+                job.blocks = 0..<mid
+                job.run(buffer: t.blockBuffer)
                 t.evaluateTail(progress: prog, phase: phase, iteration: iter, presentation: pres, model: model)
                 worker.wait()
             } else {

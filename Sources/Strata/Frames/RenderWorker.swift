@@ -20,14 +20,10 @@ final class RenderWorker {
     /// Spins of the idle worker before it sleeps (about a millisecond).
     private static let idleSpins = 200_000
 
-    @exclusivity(unchecked) private var track: LaneTrack?
+    /// The job posted last: written before `post()`, read by the worker after it sees the
+    /// new sequence number, cleared by `wait()`.
+    @exclusivity(unchecked) private var laneJob: LaneJob?
     @exclusivity(unchecked) private var snapshot: SnapshotBuilder?
-    @exclusivity(unchecked) private var blocks: Range<Int> = 0..<0
-    @exclusivity(unchecked) private var prog: UnsafeMutablePointer<Double>?
-    @exclusivity(unchecked) private var phase: UnsafeMutablePointer<UInt8>?
-    @exclusivity(unchecked) private var iteration: UnsafeMutablePointer<Double>?
-    @exclusivity(unchecked) private var pres: UnsafeMutablePointer<Double>?
-    @exclusivity(unchecked) private var model: UnsafeMutablePointer<Double>?
     @exclusivity(unchecked) private var quit = false
     @exclusivity(unchecked) private var posted = 0
 
@@ -54,9 +50,8 @@ final class RenderWorker {
             }
             seen = job.load(ordering: .acquiring)
             if seen < 0 { return }
-            if let track {
-                track.evaluateBlocks(blocks, buffer: track.workerBuffer, progress: prog!, phase: phase!,
-                                     iteration: iteration!, presentation: pres!, model: model!)
+            if let laneJob {
+                laneJob.run(buffer: laneJob.track.workerBuffer)
             } else if let snapshot {
                 snapshot.runChunksOnWorker()
             }
@@ -76,18 +71,11 @@ final class RenderWorker {
         if sleeping.load(ordering: .sequentiallyConsistent) { wake.signal() }
     }
 
-    /// Starts `blocks` of `track` on the worker; `wait()` before touching them again.
-    func start(_ track: LaneTrack, blocks: Range<Int>, progress: UnsafeMutablePointer<Double>,
-               phase: UnsafeMutablePointer<UInt8>, iteration: UnsafeMutablePointer<Double>,
-               presentation: UnsafeMutablePointer<Double>, model: UnsafeMutablePointer<Double>) {
+    /// Starts `job` on the worker (in the track's worker buffer); `wait()` before touching
+    /// its output again.
+    func start(_ job: LaneJob) {
         wait()   // the previous job is done: the fields are ours again
-        self.track = track
-        self.blocks = blocks
-        self.prog = progress
-        self.phase = phase
-        self.iteration = iteration
-        self.pres = presentation
-        self.model = model
+        laneJob = job
         post()
     }
 
@@ -102,7 +90,7 @@ final class RenderWorker {
     /// Waits for the job posted last (spinning: the worker is busy on the other core).
     func wait() {
         while finished.load(ordering: .acquiring) != posted {}
-        track = nil
+        laneJob = nil
         snapshot = nil
     }
 
@@ -111,5 +99,25 @@ final class RenderWorker {
         wait()
         job.store(-1, ordering: .sequentiallyConsistent)
         wake.signal()
+    }
+}
+
+/// One piece of a lane track's evaluation, handed whole to whichever thread runs it: the
+/// track's blocks to evaluate, the timing columns it reads and the property columns it
+/// writes. Plain inputs and output spans; the runner brings its own scratch buffer.
+struct LaneJob {
+    let track: LaneTrack
+    var blocks: Range<Int>
+    let progress: UnsafeMutablePointer<Double>
+    let phase: UnsafeMutablePointer<UInt8>
+    let iteration: UnsafeMutablePointer<Double>
+    let presentation: UnsafeMutablePointer<Double>
+    let model: UnsafeMutablePointer<Double>
+
+    /// Evaluates the job's blocks with `buffer` as scratch (one per thread).
+    @inline(__always)
+    func run(buffer: UnsafeMutableRawPointer) {
+        track.evaluateBlocks(blocks, buffer: buffer, progress: progress, phase: phase, iteration: iteration,
+                             presentation: presentation, model: model)
     }
 }

@@ -88,8 +88,6 @@ final class AnimationStore {
 
     init() {}
 
-    deinit { records.free(); freeRecords.free() }
-
     var liveCount: Int { records.count - freeRecords.count }
 
     func nextAnonymousKey() -> Int32 { anonymousKey -= 1; return anonymousKey }

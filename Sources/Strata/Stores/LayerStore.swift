@@ -78,9 +78,6 @@ final class LayerStore {
             model[p]?.deallocate()
             presentation[p]?.deallocate()
         }
-        parent.free(); firstChild.free(); lastChild.free(); nextSibling.free(); prevSibling.free()
-        childCount.free(); flags.free(); hints.free(); handle.free(); firstAnimation.free(); lastAnimation.free()
-        model.free(); presentation.free()
     }
 
     /// Rows in use.

@@ -36,41 +36,41 @@ enum TimingPhase: UInt8 {
 final class TimingStore {
     @exclusivity(unchecked) private(set) var highWater = 0
     @exclusivity(unchecked) var capacity = 0
-    @exclusivity(unchecked) var begin: Column<Double>
+    @exclusivity(unchecked) var begin = Column<Double>(fill: 0)
     @exclusivity(unchecked) var params: [TimingParameters] = []
-    @exclusivity(unchecked) var progress: Column<Double>
+    @exclusivity(unchecked) var progress = Column<Double>(fill: .nan)
     /// Iteration index of cumulative entries (0 otherwise).
-    @exclusivity(unchecked) var iteration: Column<Double>
+    @exclusivity(unchecked) var iteration = Column<Double>(fill: 0)
     /// The time an entry gives its children (a group's eased local time), NaN when inactive.
-    @exclusivity(unchecked) var childTime: Column<Double>
-    @exclusivity(unchecked) var phase: Column<UInt8>
-    @exclusivity(unchecked) var alive: Column<Bool>
-    @exclusivity(unchecked) var committed: Column<Bool>
-    @exclusivity(unchecked) var started: Column<Bool>
-    @exclusivity(unchecked) var completed: Column<Bool>
+    @exclusivity(unchecked) var childTime = Column<Double>(fill: .nan)
+    @exclusivity(unchecked) var phase = Column<UInt8>(fill: TimingPhase.pending.rawValue)
+    @exclusivity(unchecked) var alive = Column<Bool>(fill: false)
+    @exclusivity(unchecked) var committed = Column<Bool>(fill: false)
+    @exclusivity(unchecked) var started = Column<Bool>(fill: false)
+    @exclusivity(unchecked) var completed = Column<Bool>(fill: false)
     /// Live animation records using the entry.
-    @exclusivity(unchecked) var refCount: Column<Int32>
+    @exclusivity(unchecked) var refCount = Column<Int32>(fill: 0)
     /// First record of the entry's intrusive list (`AnimationRecord.nextInTiming`).
-    @exclusivity(unchecked) var firstRecord: Column<Int32>
+    @exclusivity(unchecked) var firstRecord = Column<Int32>(fill: -1)
     /// Records that have a delegate, so start callbacks are looked for.
-    @exclusivity(unchecked) var delegateCount: Column<Int32>
+    @exclusivity(unchecked) var delegateCount = Column<Int32>(fill: 0)
     /// What the vector pass (`evaluateFlat`) needs per entry, set in `make`: 0 = the entry
     /// takes the scalar path (repeats, autoreverses, an offset, a group or a layer time
     /// space, cumulative, a zero or infinite duration); 1 = simple with a Bézier curve;
     /// 2 = simple and linear.
-    @exclusivity(unchecked) var vectorKind: Column<UInt8>
+    @exclusivity(unchecked) var vectorKind = Column<UInt8>(fill: 0)
     /// Duration and speed, and the entry's curve's polynomial coefficients, as columns the
     /// vector pass loads 8 entries at a time.
-    @exclusivity(unchecked) var durationColumn: Column<Double>
-    @exclusivity(unchecked) var speedColumn: Column<Double>
-    @exclusivity(unchecked) var curveAX: Column<Double>
-    @exclusivity(unchecked) var curveBX: Column<Double>
-    @exclusivity(unchecked) var curveCX: Column<Double>
-    @exclusivity(unchecked) var curveAY: Column<Double>
-    @exclusivity(unchecked) var curveBY: Column<Double>
-    @exclusivity(unchecked) var curveCY: Column<Double>
+    @exclusivity(unchecked) var durationColumn = Column<Double>(fill: 1)
+    @exclusivity(unchecked) var speedColumn = Column<Double>(fill: 1)
+    @exclusivity(unchecked) var curveAX = Column<Double>(fill: 0)
+    @exclusivity(unchecked) var curveBX = Column<Double>(fill: 0)
+    @exclusivity(unchecked) var curveCX = Column<Double>(fill: 0)
+    @exclusivity(unchecked) var curveAY = Column<Double>(fill: 0)
+    @exclusivity(unchecked) var curveBY = Column<Double>(fill: 0)
+    @exclusivity(unchecked) var curveCY = Column<Double>(fill: 0)
     /// The flat pass's list of whole blocks to ease together (one per 8 entries of capacity).
-    @exclusivity(unchecked) private var vectorBlocks: Column<Int32>
+    @exclusivity(unchecked) private var vectorBlocks = Column<Int32>(capacity: 64 / 8 + 1, fill: 0)
     /// The time of the flat pass under way (its slow lanes recompute their x from it).
     @exclusivity(unchecked) private var lastNow = 0.0
     /// Completion groups the entry belongs to (empty for most entries: no allocation).
@@ -88,36 +88,9 @@ final class TimingStore {
     @exclusivity(unchecked) var justCompleted: [Int32] = []
 
     init() {
-        let c = 64
-        capacity = c
-        begin = Column(capacity: c, fill: 0)
-        progress = Column(capacity: c, fill: .nan)
-        iteration = Column(capacity: c, fill: 0)
-        depth = Column(capacity: c, fill: 0)
-        childTime = Column(capacity: c, fill: .nan)
-        phase = Column(capacity: c, fill: TimingPhase.pending.rawValue)
-        alive = Column(capacity: c, fill: false)
-        committed = Column(capacity: c, fill: false)
-        started = Column(capacity: c, fill: false)
-        completed = Column(capacity: c, fill: false)
-        refCount = Column(capacity: c, fill: 0)
-        firstRecord = Column(capacity: c, fill: -1)
-        delegateCount = Column(capacity: c, fill: 0)
-        vectorKind = Column(capacity: c, fill: 0)
-        vectorBlocks = Column(capacity: c / 8 + 1, fill: 0)
-        durationColumn = Column(capacity: c, fill: 1)
-        speedColumn = Column(capacity: c, fill: 1)
-        curveAX = Column(capacity: c, fill: 0); curveBX = Column(capacity: c, fill: 0); curveCX = Column(capacity: c, fill: 0)
-        curveAY = Column(capacity: c, fill: 0); curveBY = Column(capacity: c, fill: 0); curveCY = Column(capacity: c, fill: 0)
+        capacity = 64   // the columns' initial capacity
         justStarted.reserveCapacity(64)
         justCompleted.reserveCapacity(64)
-    }
-
-    deinit {
-        begin.free(); progress.free(); iteration.free(); childTime.free(); depth.free(); phase.free(); alive.free(); committed.free()
-        started.free(); completed.free(); refCount.free(); firstRecord.free(); delegateCount.free()
-        vectorKind.free(); vectorBlocks.free(); durationColumn.free(); speedColumn.free()
-        curveAX.free(); curveBX.free(); curveCX.free(); curveAY.free(); curveBY.free(); curveCY.free()
     }
 
     var liveCount: Int { highWater - freeList.count }
@@ -142,15 +115,15 @@ final class TimingStore {
 
     private func grow(to n: Int) {
         let c = grownCapacity(capacity, needed: n)
-        begin.grow(to: c, fill: 0); progress.grow(to: c, fill: .nan)
-        iteration.grow(to: c, fill: 0); childTime.grow(to: c, fill: .nan); depth.grow(to: c, fill: 0)
-        phase.grow(to: c, fill: TimingPhase.pending.rawValue); alive.grow(to: c, fill: false)
-        committed.grow(to: c, fill: false); started.grow(to: c, fill: false)
-        completed.grow(to: c, fill: false); refCount.grow(to: c, fill: 0)
-        firstRecord.grow(to: c, fill: -1); delegateCount.grow(to: c, fill: 0)
-        vectorKind.grow(to: c, fill: 0); vectorBlocks.grow(to: c / 8 + 1, fill: 0); durationColumn.grow(to: c, fill: 1); speedColumn.grow(to: c, fill: 1)
-        curveAX.grow(to: c, fill: 0); curveBX.grow(to: c, fill: 0); curveCX.grow(to: c, fill: 0)
-        curveAY.grow(to: c, fill: 0); curveBY.grow(to: c, fill: 0); curveCY.grow(to: c, fill: 0)
+        begin.grow(to: c); progress.grow(to: c)
+        iteration.grow(to: c); childTime.grow(to: c); depth.grow(to: c)
+        phase.grow(to: c); alive.grow(to: c)
+        committed.grow(to: c); started.grow(to: c)
+        completed.grow(to: c); refCount.grow(to: c)
+        firstRecord.grow(to: c); delegateCount.grow(to: c)
+        vectorKind.grow(to: c); vectorBlocks.grow(to: c / 8 + 1); durationColumn.grow(to: c); speedColumn.grow(to: c)
+        curveAX.grow(to: c); curveBX.grow(to: c); curveCX.grow(to: c)
+        curveAY.grow(to: c); curveBY.grow(to: c); curveCY.grow(to: c)
         capacity = c
     }
 
@@ -201,7 +174,7 @@ final class TimingStore {
     /// Whether any entry has a parent group / a layer time space (else one flat pass).
     @exclusivity(unchecked) var hasChildren = false
     /// Nesting depth of group children (0 for roots), and the deepest seen.
-    @exclusivity(unchecked) var depth: Column<UInt8>
+    @exclusivity(unchecked) var depth = Column<UInt8>(fill: 0)
     @exclusivity(unchecked) var maxDepth: UInt8 = 0
     @exclusivity(unchecked) var hasSpaces = false
 
@@ -306,7 +279,7 @@ final class TimingStore {
                 let a = (nowV - load8(begin.base, b)) * load8(speedColumn.base, b)
                 // Inside the active duration (NaN compares false). Mask words, not `.&`: the
                 // mask operators were lowered lane by lane here.
-                if (a .>= 0)._storage & (a .< d)._storage == SIMD8<Int64>(repeating: -1) {
+                if allLanes((a .>= 0).lanes & (a .< d).lanes) {
                     // The common block: x parked in `progress`, eased in the second pass.
                     UnsafeMutableRawPointer(progress.base + b).storeBytes(of: a / d, as: SIMD8<Double>.self)
                     listed[count] = Int32(truncatingIfNeeded: b)
@@ -467,7 +440,7 @@ final class TimingStore {
         UnsafeMutableRawPointer(iteration.base + b).storeBytes(of: SIMD8<Double>(), as: SIMD8<Double>.self)
         UnsafeMutableRawPointer(progress.base + b).storeBytes(of: y, as: SIMD8<Double>.self)
         UnsafeMutableRawPointer(childTime.base + b).storeBytes(of: y * d, as: SIMD8<Double>.self)
-        let fast = (err .< 1e-12)._storage & (err .> -1e-12)._storage | (SIMD8<Double>(kind) .== 2)._storage | (x .<= 0)._storage
+        let fast = (err .< 1e-12).lanes & (err .> -1e-12).lanes | (SIMD8<Double>(kind) .== 2).lanes | (x .<= 0).lanes
         if fast != SIMD8<Int64>(repeating: -1) { resolveSlowLanes(b, fast: fast) }
     }
 

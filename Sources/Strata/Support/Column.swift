@@ -1,21 +1,34 @@
 /// A growable column of trivially-copyable elements in manually managed, 64-byte aligned
-/// memory. Stores own their columns and free them in `deinit`; nothing here is
-/// reference-counted, so a hot loop over `base` pays no retain, release or exclusivity check.
+/// memory. A column owns its memory: it cannot be copied (`~Copyable`, as swift-collections'
+/// `RigidArray`) and frees it in its `deinit`, so a store holds columns and never frees one
+/// by hand. Nothing here is reference-counted, so a hot loop over `base` pays no retain,
+/// release or exclusivity check.
 ///
 /// - Complexity: reads and writes O(1); `grow` O(n) and only on capacity change.
 @usableFromInline
-struct Column<Element> {
+struct Column<Element>: ~Copyable {
     @usableFromInline var base: UnsafeMutablePointer<Element>
     @usableFromInline var capacity: Int
+    /// The value of new slots (at `init` and on `grow`).
+    @usableFromInline let fill: Element
 
-    @inlinable init(capacity: Int, fill: Element) {
+    @inlinable init(capacity: Int = 64, fill: Element) {
         let c = max(capacity, 8)
         let raw = UnsafeMutableRawPointer.allocate(
             byteCount: c * MemoryLayout<Element>.stride, alignment: 64)
         base = raw.bindMemory(to: Element.self, capacity: c)
         base.initialize(repeating: fill, count: c)
         self.capacity = c
+        self.fill = fill
     }
+
+    deinit {
+        base.deinitialize(count: capacity)
+        UnsafeMutableRawPointer(base).deallocate()
+    }
+
+    /// Grows to at least `newCapacity`, filling new slots with the column's `fill`.
+    @usableFromInline mutating func grow(to newCapacity: Int) { grow(to: newCapacity, fill: fill) }
 
     /// Grows to at least `newCapacity`, filling new slots with `fill`.
     @usableFromInline mutating func grow(to newCapacity: Int, fill: Element) {
@@ -28,11 +41,6 @@ struct Column<Element> {
         UnsafeMutableRawPointer(base).deallocate()
         base = nb
         capacity = newCapacity
-    }
-
-    @usableFromInline func free() {
-        base.deinitialize(count: capacity)
-        UnsafeMutableRawPointer(base).deallocate()
     }
 
     @inlinable subscript(i: Int) -> Element {
@@ -51,9 +59,9 @@ func grownCapacity(_ current: Int, needed: Int) -> Int {
 
 /// A growable table of trivially-copyable rows addressed in place: `table[i].field = x`
 /// writes one field through `unsafeMutableAddress`, with no copy-on-write uniqueness check,
-/// no retain and no bounds check (indices come from the store's own free list). The store
-/// that owns it frees it in `deinit`.
-struct RowTable<Element> {
+/// no retain and no bounds check (indices come from the store's own free list). It owns its
+/// rows (a `Column`), so it cannot be copied either.
+struct RowTable<Element>: ~Copyable {
     var rows: Column<Element>
     private(set) var count = 0
     let empty: Element
@@ -75,14 +83,12 @@ struct RowTable<Element> {
         count += 1
         return count - 1
     }
-
-    func free() { rows.free() }
 }
 
 /// A growable, append-only run of trivially-copyable values in manually managed memory (the
-/// key pools of keyframe tracks): `base[i]` reads with no bounds check or retain. The owner
-/// frees it.
-struct Pool<Element> {
+/// key pools of keyframe tracks): `base[i]` reads with no bounds check or retain. It owns
+/// its memory and frees it in `deinit`.
+struct Pool<Element>: ~Copyable {
     private(set) var base: UnsafeMutablePointer<Element>
     private(set) var count = 0
     private(set) var capacity = 0
@@ -110,7 +116,7 @@ struct Pool<Element> {
     }
 
     /// Appends `n` values of `other` from index `start`.
-    mutating func append(from other: Pool<Element>, _ start: Int, _ n: Int) {
+    mutating func append(from other: borrowing Pool<Element>, _ start: Int, _ n: Int) {
         guard n > 0 else { return }
         reserve(n)
         (base + count).initialize(from: other.base + start, count: n)
@@ -121,15 +127,15 @@ struct Pool<Element> {
         @inline(__always) get { base[i] }
     }
 
-    func free() {
+    deinit {
         base.deinitialize(count: count)
         base.deallocate()
     }
 }
 
 /// A stack of Int32 indices (a store's free list) in manually managed memory: push and pop
-/// with no uniqueness check or retain. The owner frees it.
-struct IndexStack {
+/// with no uniqueness check or retain. It owns its memory (a `Column`).
+struct IndexStack: ~Copyable {
     private var items = Column<Int32>(capacity: 64, fill: -1)
     private(set) var count = 0
     var capacity: Int { items.capacity }
@@ -145,6 +151,4 @@ struct IndexStack {
         count -= 1
         return items[count]
     }
-
-    func free() { items.free() }
 }
