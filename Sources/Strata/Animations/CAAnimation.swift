@@ -99,6 +99,7 @@ open class CAPropertyAnimation: CAAnimation {
         keyPath = path
     }
 
+    /// A copy with the same settings, key path and additive and cumulative flags.
     open override func copy(with zone: NSZone? = nil) -> Any {
         let c = super.copy(with: zone) as! CAPropertyAnimation
         c.keyPath = keyPath; c.isAdditive = isAdditive; c.isCumulative = isCumulative
@@ -115,6 +116,7 @@ open class CABasicAnimation: CAPropertyAnimation {
     /// Relative change.
     open var byValue: Any?
 
+    /// A copy with the same settings and from, to and by values.
     open override func copy(with zone: NSZone? = nil) -> Any {
         let c = super.copy(with: zone) as! CABasicAnimation
         c.fromValue = fromValue; c.toValue = toValue; c.byValue = byValue
@@ -143,6 +145,8 @@ open class CAKeyframeAnimation: CAPropertyAnimation {
     /// See `tensionValues`.
     open var biasValues: [NSNumber]?
 
+    /// A copy with the same settings and every keyframe property (values, path, key times,
+    /// timing functions, modes, tension, continuity and bias).
     open override func copy(with zone: NSZone? = nil) -> Any {
         let c = super.copy(with: zone) as! CAKeyframeAnimation
         c.values = values; c.path = path; c.keyTimes = keyTimes; c.timingFunctions = timingFunctions
@@ -157,6 +161,7 @@ open class CAAnimationGroup: CAAnimation {
     /// The grouped animations.
     open var animations: [CAAnimation]?
 
+    /// A copy with the same settings and a copy of each grouped animation.
     open override func copy(with zone: NSZone? = nil) -> Any {
         let c = super.copy(with: zone) as! CAAnimationGroup
         c.animations = animations?.map { $0.copy() as! CAAnimation }
@@ -176,6 +181,7 @@ open class CATransition: CAAnimation {
     /// Progress at the end, 0...1.
     open var endProgress: Float = 1
 
+    /// A copy with the same settings, type, subtype and progress range.
     open override func copy(with zone: NSZone? = nil) -> Any {
         let c = super.copy(with: zone) as! CATransition
         c.type = type; c.subtype = subtype; c.startProgress = startProgress; c.endProgress = endProgress
