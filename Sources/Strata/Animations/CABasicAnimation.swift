@@ -9,6 +9,7 @@ open class CABasicAnimation: CAPropertyAnimation {
     /// Relative change.
     open var byValue: Any?
 
+    /// A copy with the same settings and from, to and by values.
     open override func copy(with zone: NSZone? = nil) -> Any {
         let c = super.copy(with: zone) as! CABasicAnimation
         c.fromValue = fromValue; c.toValue = toValue; c.byValue = byValue

@@ -21,6 +21,8 @@ open class CAKeyframeAnimation: CAPropertyAnimation {
     /// See `tensionValues`.
     open var biasValues: [NSNumber]?
 
+    /// A copy with the same settings and every keyframe property (values, path, key times,
+    /// timing functions, modes, tension, continuity and bias).
     open override func copy(with zone: NSZone? = nil) -> Any {
         let c = super.copy(with: zone) as! CAKeyframeAnimation
         c.values = values; c.path = path; c.keyTimes = keyTimes; c.timingFunctions = timingFunctions

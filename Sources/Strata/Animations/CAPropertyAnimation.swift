@@ -15,6 +15,7 @@ open class CAPropertyAnimation: CAAnimation {
         keyPath = path
     }
 
+    /// A copy with the same settings, key path and additive and cumulative flags.
     open override func copy(with zone: NSZone? = nil) -> Any {
         let c = super.copy(with: zone) as! CAPropertyAnimation
         c.keyPath = keyPath; c.isAdditive = isAdditive; c.isCumulative = isCumulative

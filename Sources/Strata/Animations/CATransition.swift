@@ -12,6 +12,7 @@ open class CATransition: CAAnimation {
     /// Progress at the end, 0...1.
     open var endProgress: Float = 1
 
+    /// A copy with the same settings, type, subtype and progress range.
     open override func copy(with zone: NSZone? = nil) -> Any {
         let c = super.copy(with: zone) as! CATransition
         c.type = type; c.subtype = subtype; c.startProgress = startProgress; c.endProgress = endProgress

@@ -57,8 +57,10 @@ open class CAMediaTimingFunction: NSObject {
         return x1 == o.x1 && y1 == o.y1 && x2 == o.x2 && y2 == o.y2
     }
 
+    /// A hash of the control points (equal functions hash equally).
     open override var hash: Int { [x1, y1, x2, y2].hashValue }
 
+    /// `CAMediaTimingFunction(x1, y1, x2, y2)`: the two control points.
     open override var description: String { "CAMediaTimingFunction(\(x1), \(y1), \(x2), \(y2))" }
 
     static let defaultCurve = CAMediaTimingFunction(name: .default)
