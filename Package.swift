@@ -45,8 +45,8 @@ let package = Package(
         .target(name: "StrataScript", swiftSettings: release),
         .target(name: "StrataScriptFast", dependencies: ["Strata", "StrataScript"],
                 swiftSettings: release),
-        // StrataScriptFast's ScriptRunner.swift is compiled here too (SharedSources plugin,
-        // listed in `shared-sources`): one runner, two engines.
+        // StrataScriptFast's Shared/ folder (the script runner) is compiled here too
+        // (SharedSources plugin, listed in `shared-sources`): one runner, two engines.
         .target(name: "StrataScriptReference", dependencies: ["StrataReference", "StrataScript"],
                 exclude: ["shared-sources"], swiftSettings: release,
                 plugins: ["SharedSources"]),
@@ -78,7 +78,7 @@ let package = Package(
                 dependencies: ["StrataReference", "StrataBench", "StrataScript", "StrataScriptReference", "StrataPicture"],
                 path: "Benchmarks/Reference", exclude: ["shared-sources"],
                 swiftSettings: release + [.define("STRATA_REFERENCE")], plugins: ["SharedSources"]),
-        // Compiles the files a target's `shared-sources` lists (another target's) into it.
+        // Compiles the Swift files of the folders a target's `shared-sources` lists into it.
         .plugin(name: "SharedSources", capability: .buildTool()),
         // The sampling profiler: SIGPROF handler + libunwind walk in C (gcc_s linked before
         // unwind, so C++/Swift keep libgcc_s's `_Unwind_*`), the Swift API and outputs over it.
@@ -103,9 +103,14 @@ let package = Package(
             swiftSettings: release
         ),
         .executableTarget(name: "strata-bench", dependencies: ["StrataBenchmark"], swiftSettings: release),
+        // The engine's own tests (Tests/StrataTests, @testable) and the conformance suites
+        // (Tests/Conformance, public behaviour), which StrataReferenceTests compiles too.
         .testTarget(
             name: "StrataTests",
             dependencies: ["Strata", "CAllocationCounter", "StrataDifferential", "StrataScript"],
+            path: "Tests", exclude: ["Fixtures", "Fuzz", "README.md", "StrataBenchTests", "StrataDifferentialTests",
+                                     "StrataPictureTests", "StrataProfilerTests", "StrataReferenceTests", "StrataReportTests"],
+            sources: ["StrataTests", "Conformance"],
             // StrataDifferential links both engines; members of the reference engine's
             // extensions stay out of files that do not import it.
             swiftSettings: [.swiftLanguageMode(.v5), .enableUpcomingFeature("MemberImportVisibility")]
@@ -126,9 +131,9 @@ let package = Package(
             dependencies: ["StrataDifferential", "StrataScript"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
-        // Its own tests, plus the behaviour and seed-example tests of StrataTests (listed in
+        // Its own tests, plus the conformance suites of Tests/Conformance (listed in
         // `shared-sources`, compiled here against StrataReference by the SharedSources
-        // plugin): both engines pass the same suite.
+        // plugin): both engines pass the same suites.
         .testTarget(
             name: "StrataReferenceTests",
             dependencies: ["StrataReference"],

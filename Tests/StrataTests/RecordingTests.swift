@@ -7,6 +7,8 @@ import XCTest
 /// Recording a program (`StrataRecording`, `STRATA_RECORD`): the seed examples, recorded as
 /// they run, replay on both engines with the presentation values the program read; a
 /// changed value is found and named; recording off changes nothing.
+// engine-only: the recorder is this engine's (the reference engine has none; the recordings
+// are replayed on both engines through StrataDifferential).
 final class RecordingTests: XCTestCase {
     typealias Example = (name: String, run: (XCTestCase) throws -> Void)
 

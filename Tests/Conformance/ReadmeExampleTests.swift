@@ -1,5 +1,9 @@
 import XCTest
+#if STRATA_REFERENCE
+import StrataReference
+#else
 import Strata
+#endif
 
 /// The README's porting example, as written there: it compiles against the public API and
 /// does what the README says.

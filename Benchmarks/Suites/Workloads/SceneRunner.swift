@@ -1,4 +1,4 @@
-// One scene runner for both engines: Benchmarks/Reference compiles this file too (its
+// One scene runner for both engines: Benchmarks/Reference compiles this folder too (its
 // `shared-sources`), with STRATA_REFERENCE, so `--engine reference` times a scene by the
 // same loop as the fast engine.
 import Foundation

@@ -1,5 +1,5 @@
 // One source for the per-frame workloads of both engines: Benchmarks/Reference lists this
-// file in its `shared-sources`, compiled there with STRATA_REFERENCE, so the reference engine
+// folder (Workloads) in its `shared-sources`, compiled there with STRATA_REFERENCE, so the reference engine
 // runs exactly the same fixture and body as the fast engine.
 import Foundation
 import StrataBench

@@ -1,5 +1,5 @@
 // One runner source, compiled against each engine: Sources/StrataScriptReference lists this
-// file in its `shared-sources` (the SharedSources plugin), so both engines run scripts by the
+// folder (Shared) in its `shared-sources` (the SharedSources plugin), so both engines run scripts by the
 // same code.
 import Foundation
 
