@@ -53,3 +53,10 @@ public enum ReferenceScenes {
         try SceneRun(program, settings, player: nil)
     }
 }
+
+/// The reference engine renders on one thread: the shared frame workloads' thread count
+/// changes nothing here (see Benchmarks/Suites/EngineThreads.swift).
+enum EngineThreads {
+    @inline(__always)
+    static func set(_ n: Int) -> Int { 1 }
+}

@@ -137,17 +137,13 @@ func makeFrameWorkload(_ spec: FrameSpec) throws -> Workload {
     // `period` iterations adds exactly 1/period of the body's work.
     let period = injectedSlowdownPeriod
     var iteration = 0
-    #if !STRATA_REFERENCE
     let threads = spec.threads
-    #endif
     return Workload(retaining: [root, renderer, layers as AnyObject]) {
         t += step
-        #if !STRATA_REFERENCE
-        // A set thread count for this body only; the next case gets the default back.
-        let defaultThreads = threads > 0 ? StrataEngine.renderThreads : 0
-        if threads > 0 { StrataEngine.renderThreads = threads }
-        defer { if threads > 0 { StrataEngine.renderThreads = defaultThreads } }
-        #endif
+        // A set thread count for this body only; the next case gets the default back (each
+        // engine's `EngineThreads`: the reference engine renders on one thread).
+        let defaultThreads = threads > 0 ? EngineThreads.set(threads) : 0
+        defer { if threads > 0 { _ = EngineThreads.set(defaultThreads) } }
         renderer.beginFrame(atTime: t)
         renderer.render()
         renderer.endFrame()
