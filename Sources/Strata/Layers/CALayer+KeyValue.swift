@@ -21,3 +21,91 @@ extension PropertyID {
         }
     }
 }
+
+extension CALayer {
+    /// `value(forKeyPath:)`: a built-in property, a key path into one, or a custom key.
+    func keyValue(forKeyPath keyPath: String) -> Any? {
+        switch keyPath {
+        case "name": return name
+        case "sublayers": return sublayers
+        case "superlayer": return superlayer
+        default: break
+        }
+        guard let r = KeyPathResolver.resolve(keyPath, isShape: self is CAShapeLayer) else {
+            if !keyPath.contains("."), PropertyTable.idsByName[keyPath] == nil {
+                let id = KeyInterner.id(keyPath).raw
+                return row >= 0 ? customValues[id] : copiedObject(id)
+            }
+            StrataDiagnostics.emit(.unknownKeyPath, "value(forKeyPath: \"\(keyPath)\"): no such key path on \(type(of: self))")
+            return nil
+        }
+        switch r.target {
+        case .lanes(let p, let offset, _):
+            var l = readLanes(p)
+            if PropertyTable[p].kind == .timing {
+                if p == .fillMode { return CAMediaTimingFillMode(code: UInt8(l[0])) }
+                if p == .autoreverses { return l[0] != 0 }
+                if p == .speed || p == .repeatCount { return Float(l[0]) }
+                return l[0]
+            }
+            return withUnsafePointer(to: &l) {
+                $0.withMemoryRebound(to: Double.self, capacity: 16) { LaneValue.box($0 + offset, kind: r.kind) }
+            }
+        case .transformField(let p, let f):
+            return CGFloat(f.value(in: transform3D(p)))
+        case .object(let p): return readObject(p)
+        case .frame: return frame
+        case .custom(let k): return customValues[k.raw]
+        }
+    }
+
+    /// `setValue(_:forKeyPath:)`: refuses what does not fit, then writes and runs the action.
+    func setKeyValue(_ value: Any?, forKeyPath keyPath: String) {
+        switch keyPath {
+        case "name":
+            guard value == nil || value is String else { return refuseType(keyPath, value) }
+            name = value as? String
+            return
+        case "sublayers":
+            guard value == nil || value is [CALayer] else { return refuseType(keyPath, value) }
+            sublayers = value as? [CALayer]
+            return
+        default: break
+        }
+        guard let r = KeyPathResolver.resolve(keyPath, isShape: self is CAShapeLayer) else {
+            if !keyPath.contains("."), PropertyTable.idsByName[keyPath] == nil {
+                context.setCustom(self, KeyInterner.id(keyPath), value)
+                return
+            }
+            StrataDiagnostics.emit(.unknownKeyPath, "setValue(_:forKeyPath: \"\(keyPath)\"): no such key path on \(type(of: self)); nothing changed")
+            return
+        }
+        switch r.target {
+        case .lanes(let p, let offset, let width):
+            if p == .fillMode, let m = value as? CAMediaTimingFillMode { fillMode = m; return }
+            guard let l = LaneValue.lanes(value, kind: r.kind, width: width) else { return refuseType(keyPath, value) }
+            if PropertyTable[p].kind == .timing {
+                context.setTiming(self, p, l[0])
+                return
+            }
+            var full = readLanes(p)
+            for c in 0..<width { full[offset + c] = l[c] }
+            writeLanes(p, full)
+        case .transformField(let p, let f):
+            guard let v = value.flatMap(LaneValue.scalar) else { return refuseType(keyPath, value) }
+            guard v.isFinite else {
+                StrataDiagnostics.emit(.nonFiniteValue, "\(keyPath) = \(v) must be finite; unchanged")
+                return
+            }
+            setTransform3D(p, f.setting(v, in: transform3D(p)))
+        case .object(let p):
+            guard p.fitsObject(value) else { return refuseType(keyPath, value) }
+            context.setObject(self, p, value)
+        case .frame:
+            guard let f = value as? CGRect else { return refuseType(keyPath, value) }
+            frame = f
+        case .custom(let k):
+            context.setCustom(self, k, value)
+        }
+    }
+}

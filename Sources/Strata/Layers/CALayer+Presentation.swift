@@ -123,3 +123,43 @@ extension CALayer {
         return o
     }
 }
+
+extension CALayer {
+    /// `presentation()`: a recycled or new copy reading the presentation columns, registered as live.
+    func makePresentationCopy() -> Self? {
+        guard row >= 0 else { return presentedRow < 0 && copiedLanes == nil ? nil : self }
+        let e = engine
+        guard e.layers.flags[Int(row)] & LayerFlags.committed != 0 else { return nil }
+        guard e.isCurrent else {
+            // Read from another thread (reported): a copy made now, the engine's list of
+            // live copies left alone.
+            e.reportForeignUse(self)
+            let p = Self(layer: self)
+            fill(p)
+            return p
+        }
+        let p: Self
+        let cls = type(of: self)
+        if cls == CALayer.self || cls == CAShapeLayer.self {
+            // A copy nobody holds any more is used again (no allocation, no deinit).
+            if let recycled = e.recycledCopy(shape: cls == CAShapeLayer.self) {
+                recycled.present(self)
+                p = unsafeDowncast(recycled, to: Self.self)
+            } else {
+                p = unsafeDowncast(cls == CALayer.self ? CALayer(presenting: self) : CAShapeLayer(presenting: self), to: Self.self)
+            }
+        } else {
+            e.presentationCopySource = ObjectIdentifier(self)
+            p = Self(layer: self)
+            e.presentationCopySource = nil
+        }
+        if _slowPath(e.recorder != nil) { e.recorder!.copyMade(p, of: self) }
+        if p.presentedRow != row {
+            // A subclass's `init(layer:)` that did not reach CALayer's: copy everything.
+            fill(p)
+            return p
+        }
+        e.registerLiveCopy(p)
+        return p
+    }
+}

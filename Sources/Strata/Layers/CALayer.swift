@@ -229,19 +229,7 @@ open class CALayer: NSObject, CAMediaTiming {
 
     /// Runs the lookup chain for `event` and returns the action found (a built-in implicit
     /// action is returned as the CABasicAnimation / CATransition it stands for), or nil.
-    open func action(forKey event: String) -> CAAction? {
-        guard row >= 0 else { return nil }
-        let key = KeyInterner.id(event)
-        switch context.lookupStrategy.outcome(self, key) {
-        case .none: return nil
-        case .action(let a): return a
-        case .builtIn(.transition): return CATransition()
-        case .builtIn(_):
-            let a = CABasicAnimation(keyPath: event)
-            a.timingFunction = CATransaction.animationTimingFunction() ?? CAMediaTimingFunction.defaultCurve
-            return a
-        }
-    }
+    open func action(forKey event: String) -> CAAction? { lookUpAction(forKey: event) }
 
     // MARK: model / presentation (copies: CALayer+Presentation.swift)
 
@@ -258,42 +246,7 @@ open class CALayer: NSObject, CAMediaTiming {
     ///
     /// - Complexity: O(1): values are read from the engine's columns on access (a copy
     ///   kept past the next commit or frame is frozen then, in O(properties)).
-    open func presentation() -> Self? {
-        guard row >= 0 else { return presentedRow < 0 && copiedLanes == nil ? nil : self }
-        let e = engine
-        guard e.layers.flags[Int(row)] & LayerFlags.committed != 0 else { return nil }
-        guard e.isCurrent else {
-            // Read from another thread (reported): a copy made now, the engine's list of
-            // live copies left alone.
-            e.reportForeignUse(self)
-            let p = Self(layer: self)
-            fill(p)
-            return p
-        }
-        let p: Self
-        let cls = type(of: self)
-        if cls == CALayer.self || cls == CAShapeLayer.self {
-            // A copy nobody holds any more is used again (no allocation, no deinit).
-            if let recycled = e.recycledCopy(shape: cls == CAShapeLayer.self) {
-                recycled.present(self)
-                p = unsafeDowncast(recycled, to: Self.self)
-            } else {
-                p = unsafeDowncast(cls == CALayer.self ? CALayer(presenting: self) : CAShapeLayer(presenting: self), to: Self.self)
-            }
-        } else {
-            e.presentationCopySource = ObjectIdentifier(self)
-            p = Self(layer: self)
-            e.presentationCopySource = nil
-        }
-        if _slowPath(e.recorder != nil) { e.recorder!.copyMade(p, of: self) }
-        if p.presentedRow != row {
-            // A subclass's `init(layer:)` that did not reach CALayer's: copy everything.
-            fill(p)
-            return p
-        }
-        e.registerLiveCopy(p)
-        return p
-    }
+    open func presentation() -> Self? { makePresentationCopy() }
 
     // MARK: - properties
     /// The layer's bounds in its own coordinates. Animatable.
@@ -400,30 +353,8 @@ open class CALayer: NSObject, CAMediaTiming {
     /// Derived from bounds, position, anchorPoint and transform; not animatable. Setting it
     /// sets `bounds.size` and `position` (and those animate).
     open var frame: CGRect {
-        get {
-            let b = bounds, p = position, a = anchorPoint
-            let local = CGRect(x: -a.x * b.width, y: -a.y * b.height, width: b.width, height: b.height)
-            let t = transform
-            let r: CGRect
-            if CATransform3DIsIdentity(t) {
-                r = local
-            } else {
-                r = local.applying(CATransform3DGetAffineTransform(t))
-            }
-            return CGRect(x: p.x + r.origin.x, y: p.y + r.origin.y, width: r.width, height: r.height)
-        }
-        set {
-            guard [newValue.origin.x, newValue.origin.y, newValue.width, newValue.height].allSatisfy({ $0.isFinite }) else {
-                StrataDiagnostics.emit(.nonFiniteValue, "frame = \(newValue): coordinates must be finite; ignored")
-                return
-            }
-            let a = anchorPoint
-            var b = bounds
-            b.size = newValue.size
-            let p = CGPoint(x: newValue.origin.x + a.x * newValue.width, y: newValue.origin.y + a.y * newValue.height)
-            position = p
-            bounds = b
-        }
+        get { frameFromGeometry() }
+        set { setFrameThroughGeometry(newValue) }
     }
 
     /// The contents (an image or any object). Changes run a fade transition by default.
@@ -515,27 +446,8 @@ open class CALayer: NSObject, CAMediaTiming {
 
     /// The sublayers in order (nil when there are none). Setting it replaces them all.
     open var sublayers: [CALayer]? {
-        get {
-            guard row >= 0 else { return nil }
-            let s = context.layers
-            var c = s.firstChild[Int(row)]
-            guard c >= 0 else { return nil }
-            var out: [CALayer] = []
-            out.reserveCapacity(Int(s.childCount[Int(row)]))
-            while c >= 0 {
-                if let h = s.handle[Int(c)] { out.append(h.takeUnretainedValue()) }
-                c = s.nextSibling[Int(c)]
-            }
-            return out
-        }
-        set {
-            guard row >= 0 else { return }
-            let new = newValue ?? []
-            for l in new where !context.canAdopt(l, into: self) { return }
-            for l in sublayers ?? [] where !new.contains(where: { $0 === l }) { l.removeFromSuperlayer() }
-            for (i, l) in new.enumerated() { context.insert(l, into: self, at: i) }
-            context.runEvent(self, .sublayers)
-        }
+        get { sublayerList() }
+        set { replaceSublayers(newValue) }
     }
 
     /// Appends `layer` as the last sublayer (moving it from any other parent).
@@ -551,40 +463,13 @@ open class CALayer: NSObject, CAMediaTiming {
     }
 
     /// Inserts `layer` just below `sibling` (appends if sibling is not a sublayer).
-    open func insertSublayer(_ layer: CALayer, below sibling: CALayer?) {
-        guard row >= 0, context.canAdopt(layer, into: self) else { return }
-        guard let sibling, sibling.superlayer === self else { context.insert(layer, into: self, at: 0); return }
-        if sibling === layer { return }
-        let sameParent = layer.superlayer === self
-        var i = context.layers.siblingIndex(sibling.row)
-        if sameParent && context.layers.siblingIndex(layer.row) < i { i -= 1 }
-        context.insert(layer, into: self, at: i)
-    }
+    open func insertSublayer(_ layer: CALayer, below sibling: CALayer?) { insert(layer, below: sibling) }
 
     /// Inserts `layer` just above `sibling` (appends if sibling is not a sublayer).
-    open func insertSublayer(_ layer: CALayer, above sibling: CALayer?) {
-        guard row >= 0, context.canAdopt(layer, into: self) else { return }
-        guard let sibling, sibling.superlayer === self else { context.insert(layer, into: self, at: Int.max); return }
-        if sibling === layer { return }
-        let sameParent = layer.superlayer === self
-        var i = context.layers.siblingIndex(sibling.row) + 1
-        if sameParent && context.layers.siblingIndex(layer.row) < i { i -= 1 }
-        context.insert(layer, into: self, at: i)
-    }
+    open func insertSublayer(_ layer: CALayer, above sibling: CALayer?) { insert(layer, above: sibling) }
 
     /// Replaces sublayer `oldLayer` with `newLayer` at the same position.
-    open func replaceSublayer(_ oldLayer: CALayer, with newLayer: CALayer) {
-        guard row >= 0 else { return }
-        guard oldLayer.superlayer === self else {
-            StrataDiagnostics.emit(.invalidArgument, "replaceSublayer: the old layer is not a sublayer of this layer; tree unchanged")
-            return
-        }
-        if oldLayer === newLayer { return }
-        guard context.canAdopt(newLayer, into: self) else { return }
-        let i = context.layers.siblingIndex(oldLayer.row)
-        oldLayer.removeFromSuperlayer()
-        context.insert(newLayer, into: self, at: i)
-    }
+    open func replaceSublayer(_ oldLayer: CALayer, with newLayer: CALayer) { replace(oldLayer, by: newLayer) }
 
     /// Removes the layer from its parent (kCAOnOrderOut runs first).
     open func removeFromSuperlayer() {
@@ -609,17 +494,7 @@ open class CALayer: NSObject, CAMediaTiming {
     }
 
     /// Keys of the running animations in the order they were added; nil when none.
-    open func animationKeys() -> [String]? {
-        guard row >= 0 else { return nil }
-        var keys: [String] = []
-        var id = context.layers.firstAnimation[Int(row)]
-        while id >= 0 {
-            let r = context.animations.records[Int(id)]
-            if r.key >= 0 { keys.append(KeyInterner.name(PropertyID(r.key))) }
-            id = r.nextInLayer
-        }
-        return keys.isEmpty ? nil : keys
-    }
+    open func animationKeys() -> [String]? { runningAnimationKeys() }
 
     /// Removes the animation under `key` at once; the presentation snaps to the model.
     open func removeAnimation(forKey key: String) {
@@ -651,40 +526,7 @@ open class CALayer: NSObject, CAMediaTiming {
     // MARK: - key-value coding
     /// Key-value coding: a built-in property, a key path into one (`position.x`,
     /// `bounds.size.width`, `transform.rotation.z`), or a custom key.
-    open func value(forKeyPath keyPath: String) -> Any? {
-        switch keyPath {
-        case "name": return name
-        case "sublayers": return sublayers
-        case "superlayer": return superlayer
-        default: break
-        }
-        guard let r = KeyPathResolver.resolve(keyPath, isShape: self is CAShapeLayer) else {
-            if !keyPath.contains("."), PropertyTable.idsByName[keyPath] == nil {
-                let id = KeyInterner.id(keyPath).raw
-                return row >= 0 ? customValues[id] : copiedObject(id)
-            }
-            StrataDiagnostics.emit(.unknownKeyPath, "value(forKeyPath: \"\(keyPath)\"): no such key path on \(type(of: self))")
-            return nil
-        }
-        switch r.target {
-        case .lanes(let p, let offset, _):
-            var l = readLanes(p)
-            if PropertyTable[p].kind == .timing {
-                if p == .fillMode { return CAMediaTimingFillMode(code: UInt8(l[0])) }
-                if p == .autoreverses { return l[0] != 0 }
-                if p == .speed || p == .repeatCount { return Float(l[0]) }
-                return l[0]
-            }
-            return withUnsafePointer(to: &l) {
-                $0.withMemoryRebound(to: Double.self, capacity: 16) { LaneValue.box($0 + offset, kind: r.kind) }
-            }
-        case .transformField(let p, let f):
-            return CGFloat(f.value(in: transform3D(p)))
-        case .object(let p): return readObject(p)
-        case .frame: return frame
-        case .custom(let k): return customValues[k.raw]
-        }
-    }
+    open func value(forKeyPath keyPath: String) -> Any? { keyValue(forKeyPath: keyPath) }
 
     /// `value(forKeyPath:)` for a single key.
     open func value(forKey key: String) -> Any? { value(forKeyPath: key) }
@@ -693,54 +535,7 @@ open class CALayer: NSObject, CAMediaTiming {
     /// property's action (looked up under the property's name, e.g. `position` for
     /// `position.x`). A value of the wrong type, a non-finite value or an unknown key path
     /// is refused with a diagnostic.
-    open func setValue(_ value: Any?, forKeyPath keyPath: String) {
-        switch keyPath {
-        case "name":
-            guard value == nil || value is String else { return refuseType(keyPath, value) }
-            name = value as? String
-            return
-        case "sublayers":
-            guard value == nil || value is [CALayer] else { return refuseType(keyPath, value) }
-            sublayers = value as? [CALayer]
-            return
-        default: break
-        }
-        guard let r = KeyPathResolver.resolve(keyPath, isShape: self is CAShapeLayer) else {
-            if !keyPath.contains("."), PropertyTable.idsByName[keyPath] == nil {
-                context.setCustom(self, KeyInterner.id(keyPath), value)
-                return
-            }
-            StrataDiagnostics.emit(.unknownKeyPath, "setValue(_:forKeyPath: \"\(keyPath)\"): no such key path on \(type(of: self)); nothing changed")
-            return
-        }
-        switch r.target {
-        case .lanes(let p, let offset, let width):
-            if p == .fillMode, let m = value as? CAMediaTimingFillMode { fillMode = m; return }
-            guard let l = LaneValue.lanes(value, kind: r.kind, width: width) else { return refuseType(keyPath, value) }
-            if PropertyTable[p].kind == .timing {
-                context.setTiming(self, p, l[0])
-                return
-            }
-            var full = readLanes(p)
-            for c in 0..<width { full[offset + c] = l[c] }
-            writeLanes(p, full)
-        case .transformField(let p, let f):
-            guard let v = value.flatMap(LaneValue.scalar) else { return refuseType(keyPath, value) }
-            guard v.isFinite else {
-                StrataDiagnostics.emit(.nonFiniteValue, "\(keyPath) = \(v) must be finite; unchanged")
-                return
-            }
-            setTransform3D(p, f.setting(v, in: transform3D(p)))
-        case .object(let p):
-            guard p.fitsObject(value) else { return refuseType(keyPath, value) }
-            context.setObject(self, p, value)
-        case .frame:
-            guard let f = value as? CGRect else { return refuseType(keyPath, value) }
-            frame = f
-        case .custom(let k):
-            context.setCustom(self, k, value)
-        }
-    }
+    open func setValue(_ value: Any?, forKeyPath keyPath: String) { setKeyValue(value, forKeyPath: keyPath) }
 
     /// `setValue(_:forKeyPath:)` for a single key.
     open func setValue(_ value: Any?, forKey key: String) { setValue(value, forKeyPath: key) }
