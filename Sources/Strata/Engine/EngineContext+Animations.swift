@@ -73,11 +73,11 @@ extension EngineContext {
         let row = Int(r.layer)
         // What the animation drives is no longer at its default (render snapshot hints).
         if r.property >= 0 && Int(r.property) < PropertyTable.count { layers.addHints(row, hot[Int(r.property)].snapshotHint) }
-        let last = layers.lastAnimation[row]
+        let last = animations.lastOfLayer[row]
         animations.records[Int(id)].prevInLayer = last
         animations.records[Int(id)].nextInLayer = -1
-        if last >= 0 { animations.records[Int(last)].nextInLayer = id } else { layers.firstAnimation[row] = id }
-        layers.lastAnimation[row] = id
+        if last >= 0 { animations.records[Int(last)].nextInLayer = id } else { animations.firstOfLayer[row] = id }
+        animations.lastOfLayer[row] = id
         let e = Int(r.timing)
         let head = timings.firstRecord[e]
         animations.records[Int(id)].nextInTiming = head
@@ -109,7 +109,7 @@ extension EngineContext {
     /// order after the kernels run; a single replacing animation is scattered directly.
     func updateComposition(row: Int32, _ p: PropertyID) {
         var n = 0, additive = false
-        var id = layers.firstAnimation[Int(row)]
+        var id = animations.firstOfLayer[Int(row)]
         while id >= 0 {
             let r = animations.records[Int(id)]
             if r.property == p.raw && (r.kind == .lanes || r.kind == .keyframes) {
@@ -122,7 +122,7 @@ extension EngineContext {
             id = r.nextInLayer
         }
         let needs = n > 1 || additive
-        id = layers.firstAnimation[Int(row)]
+        id = animations.firstOfLayer[Int(row)]
         while id >= 0 {
             let r = animations.records[Int(id)]
             if r.property == p.raw && r.kind == .lanes {
@@ -143,7 +143,7 @@ extension EngineContext {
     }
 
     func hasAnimation(row: Int32, property p: PropertyID) -> Bool {
-        var id = layers.firstAnimation[Int(row)]
+        var id = animations.firstOfLayer[Int(row)]
         while id >= 0 {
             let r = animations.records[Int(id)]
             if r.property == p.raw { return true }
@@ -153,7 +153,7 @@ extension EngineContext {
     }
 
     func record(row: Int32, key: Int32) -> Int32 {
-        var id = layers.firstAnimation[Int(row)]
+        var id = animations.firstOfLayer[Int(row)]
         while id >= 0 {
             if animations.records[Int(id)].key == key { return id }
             id = animations.records[Int(id)].nextInLayer
@@ -167,7 +167,7 @@ extension EngineContext {
     /// is being replaced (`snap` false) the presentation keeps its value until the next frame.
     @inline(__always)
     func removeAnimation(row: Int32, key: Int32, finished: Bool, snap: Bool = false, replacing: Int32 = -2) {
-        guard layers.firstAnimation[Int(row)] >= 0 else { return }
+        guard animations.firstOfLayer[Int(row)] >= 0 else { return }
         let id = record(row: row, key: key)
         guard id >= 0 else { return }
         var stopped: [(CAAnimation, Bool)] = []
@@ -193,7 +193,7 @@ extension EngineContext {
 
     /// Is another animation of custom key `key` attached to the layer?
     func hasCustomAnimation(row: Int32, key: Int32, except: Int32) -> Bool {
-        var id = layers.firstAnimation[Int(row)]
+        var id = animations.firstOfLayer[Int(row)]
         while id >= 0 {
             let r = animations.records[Int(id)]
             if id != except, r.kind == .custom, animations.derivedValues[id]?.customKey == key { return true }
@@ -216,8 +216,8 @@ extension EngineContext {
     /// Removes every animation of a layer.
     func removeAllAnimations(row: Int32) {
         var stopped: [(CAAnimation, Bool)] = []
-        while layers.firstAnimation[Int(row)] >= 0 {
-            detach(layers.firstAnimation[Int(row)], finished: false, snap: true, stopped: &stopped)
+        while animations.firstOfLayer[Int(row)] >= 0 {
+            detach(animations.firstOfLayer[Int(row)], finished: false, snap: true, stopped: &stopped)
         }
         deliverStops(stopped)
         fireCompletionGroups()
@@ -235,9 +235,9 @@ extension EngineContext {
         layers.noteChanged(r.layer)
         // layer list
         if r.prevInLayer >= 0 { animations.records[Int(r.prevInLayer)].nextInLayer = r.nextInLayer }
-        else { layers.firstAnimation[row] = r.nextInLayer }
+        else { animations.firstOfLayer[row] = r.nextInLayer }
         if r.nextInLayer >= 0 { animations.records[Int(r.nextInLayer)].prevInLayer = r.prevInLayer }
-        else { layers.lastAnimation[row] = r.prevInLayer }
+        else { animations.lastOfLayer[row] = r.prevInLayer }
         // timing list
         let e = Int(r.timing)
         if r.prevInTiming >= 0 { animations.records[Int(r.prevInTiming)].nextInTiming = r.nextInTiming }

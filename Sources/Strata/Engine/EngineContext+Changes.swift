@@ -191,7 +191,7 @@ extension EngineContext {
         var stack = [root]
         while let row = stack.popLast() {
             var moved: [Int32: Int32] = [:]   // old entry -> new entry, for this layer
-            var id = layers.firstAnimation[Int(row)]
+            var id = animations.firstOfLayer[Int(row)]
             while id >= 0 {
                 let r = animations.records[Int(id)]
                 let next = r.nextInLayer

@@ -85,7 +85,7 @@ extension EngineContext {
         var anyActive = false, anyPending = false
         // Non-additive animations first, then additive ones, each in list order.
         for pass in 0..<2 {
-            var id = layers.firstAnimation[Int(row)]
+            var id = animations.firstOfLayer[Int(row)]
             while id >= 0 {
                 let r = animations.records[Int(id)]
                 id = r.nextInLayer
@@ -166,7 +166,7 @@ extension EngineContext {
             var type: CustomValueType = .double
             var anyActive = false, anyPending = false
             for pass in 0..<2 {
-                var id = layers.firstAnimation[Int(row)]
+                var id = animations.firstOfLayer[Int(row)]
                 while id >= 0 {
                     let rid = id
                     let r = animations.records[Int(id)]
@@ -215,7 +215,7 @@ extension EngineContext {
     }
 
     private func hasLaneAnimation(row: Int32, property p: PropertyID) -> Bool {
-        var id = layers.firstAnimation[Int(row)]
+        var id = animations.firstOfLayer[Int(row)]
         while id >= 0 {
             let r = animations.records[Int(id)]
             if r.property == p.raw && (r.kind == .lanes || r.kind == .keyframes) { return true }

@@ -21,7 +21,7 @@ extension StrataEngine {
     /// This thread's engine's store sizes now (a scan of the few tracks).
     public static var memory: EngineMemory {
         let c = EngineContext.current
-        return EngineMemory(layers: c.layers.liveCount, layerBytes: c.layers.bytesAllocated,
+        return EngineMemory(layers: c.layers.liveCount, layerBytes: c.layers.bytesAllocated + c.animations.layerListBytes,
                             animations: c.animations.liveCount, animationBytes: c.animations.bytesAllocated,
                             timingBytes: c.timings.bytesAllocated)
     }

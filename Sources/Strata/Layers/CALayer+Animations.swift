@@ -5,7 +5,7 @@ extension CALayer {
     func runningAnimationKeys() -> [String]? {
         guard row >= 0 else { return nil }
         var keys: [String] = []
-        var id = context.layers.firstAnimation[Int(row)]
+        var id = context.animations.firstOfLayer[Int(row)]
         while id >= 0 {
             let r = context.animations.records[Int(id)]
             if r.key >= 0 { keys.append(KeyInterner.name(PropertyID(r.key))) }

@@ -145,6 +145,7 @@ open class CALayer: NSObject, CAMediaTiming {
             return
         }
         row = engine.layers.allocate(flags: 0)
+        engine.animations.layerRowMade(row)
         super.init()
         let cls = type(of: self)
         var f: UInt16 = 0

@@ -93,7 +93,7 @@ final class EngineRecorder {
             guard let h = e.layers.handle[row] else { continue }
             let l = h.takeUnretainedValue()
             if e.layers.parent[row] < 0 { roots.append(l) }
-            if e.layers.firstAnimation[row] >= 0 { running += 1 }
+            if e.animations.firstOfLayer[row] >= 0 { running += 1 }
         }
         guard !roots.isEmpty else { return }
         operations += [.begin, .setDisableActions(true)]

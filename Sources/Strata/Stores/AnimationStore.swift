@@ -82,6 +82,25 @@ final class AnimationStore {
     @exclusivity(unchecked) var objectRecords: [Int32] = []
     /// (layer << 8 | property) of layer properties with composed animations.
     @exclusivity(unchecked) var composed: [Int64] = []
+    /// Each layer row's animation list, in add order (records linked through `nextInLayer`
+    /// and `prevInLayer`): its first and last record, -1 when empty. The store owns the
+    /// lists, so linking and unlinking a record touch this store only.
+    @exclusivity(unchecked) var firstOfLayer = Column<Int32>(fill: -1)
+    @exclusivity(unchecked) var lastOfLayer = Column<Int32>(fill: -1)
+
+    /// A new layer row starts with an empty animation list (room made for it).
+    @inline(__always)
+    func layerRowMade(_ row: Int32) {
+        let i = Int(row)
+        if _slowPath(i >= firstOfLayer.capacity) {
+            let c = grownCapacity(firstOfLayer.capacity, needed: i + 1)
+            firstOfLayer.grow(to: c); lastOfLayer.grow(to: c)
+        }
+        firstOfLayer[i] = -1; lastOfLayer[i] = -1
+    }
+
+    /// Bytes of the per-layer list heads (counted with the layer's bytes in reports).
+    var layerListBytes: Int { firstOfLayer.capacity * 8 }
 
     /// `PropertyTable.hot`, read once (a global's every access checks its initialisation).
     let hot = PropertyTable.hot

@@ -47,9 +47,6 @@ final class LayerStore {
     @exclusivity(unchecked) var hints: Column<UInt8>
     /// Unretained pointer to the handle (valid while the row is alive).
     @exclusivity(unchecked) var handle: Column<Unmanaged<CALayer>?>
-    /// Head and tail of the layer's animation records, in `animationKeys()` order.
-    @exclusivity(unchecked) var firstAnimation: Column<Int32>
-    @exclusivity(unchecked) var lastAnimation: Column<Int32>
 
     /// `model[p]`, `presentation[p]`: base of property p's column or nil if not materialised.
     @exclusivity(unchecked) var model: Column<UnsafeMutablePointer<Double>?>
@@ -67,8 +64,6 @@ final class LayerStore {
         flags = Column(capacity: c, fill: 0)
         hints = Column(capacity: c, fill: 0)
         handle = Column(capacity: c, fill: nil)
-        firstAnimation = Column(capacity: c, fill: -1)
-        lastAnimation = Column(capacity: c, fill: -1)
         model = Column(capacity: PropertyTable.count, fill: nil)
         presentation = Column(capacity: PropertyTable.count, fill: nil)
     }
@@ -87,7 +82,7 @@ final class LayerStore {
     var bytesAllocated: Int {
         var lanes = 0
         for p in 0..<PropertyTable.count where model[p] != nil { lanes += PropertyTable.rows[p].width }
-        return capacity * (6 * 4 + 2 + 1 + 8 + 2 * 4 + 2 * lanes * 8)
+        return capacity * (6 * 4 + 2 + 1 + 8 + 2 * lanes * 8)
     }
 
     /// A fresh row with every property at its default.
@@ -106,7 +101,6 @@ final class LayerStore {
         childCount[i] = 0
         flags[i] = f | LayerFlags.alive
         hints[i] = 0
-        firstAnimation[i] = -1; lastAnimation[i] = -1
         for p in 0..<PropertyTable.count {
             guard let m = model[p] else { continue }
             let info = PropertyTable.rows[p]
@@ -131,7 +125,6 @@ final class LayerStore {
         parent.grow(to: c, fill: -1); firstChild.grow(to: c, fill: -1); lastChild.grow(to: c, fill: -1)
         nextSibling.grow(to: c, fill: -1); prevSibling.grow(to: c, fill: -1); childCount.grow(to: c, fill: 0)
         flags.grow(to: c, fill: 0); hints.grow(to: c, fill: 0); handle.grow(to: c, fill: nil)
-        firstAnimation.grow(to: c, fill: -1); lastAnimation.grow(to: c, fill: -1)
         for p in 0..<PropertyTable.count {
             guard let m = model[p], let pr = presentation[p] else { continue }
             let info = PropertyTable.rows[p]
