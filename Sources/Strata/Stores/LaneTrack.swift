@@ -197,7 +197,7 @@ final class LaneTrack {
             }
             let composeBits = UnsafeRawPointer(comp + s0).loadUnaligned(as: UInt64.self)
             // Every lane running (progress not NaN): one vector compare of the mask words.
-            if composeBits == 0 && allLanes((p .== p).lanes) {
+            if composeBits == 0 && maskLanes(p .== p) == SIMD8<Int64>(repeating: -1) {
                 // Eight consecutive rows of a whole 1-, 2- or 4-lane property: vector stores.
                 if vectorRuns && runs.base[b] != 0 {
                     storeConsecutive(b, p: p, to: pres + Int(lay[s0]) &* pw)

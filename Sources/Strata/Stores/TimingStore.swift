@@ -279,7 +279,7 @@ final class TimingStore {
                 let a = (nowV - load8(begin.base, b)) * load8(speedColumn.base, b)
                 // Inside the active duration (NaN compares false). Mask words, not `.&`: the
                 // mask operators were lowered lane by lane here.
-                if allLanes((a .>= 0).lanes & (a .< d).lanes) {
+                if maskLanes(a .>= 0) & maskLanes(a .< d) == SIMD8<Int64>(repeating: -1) {
                     // The common block: x parked in `progress`, eased in the second pass.
                     UnsafeMutableRawPointer(progress.base + b).storeBytes(of: a / d, as: SIMD8<Double>.self)
                     listed[count] = Int32(truncatingIfNeeded: b)
@@ -440,7 +440,7 @@ final class TimingStore {
         UnsafeMutableRawPointer(iteration.base + b).storeBytes(of: SIMD8<Double>(), as: SIMD8<Double>.self)
         UnsafeMutableRawPointer(progress.base + b).storeBytes(of: y, as: SIMD8<Double>.self)
         UnsafeMutableRawPointer(childTime.base + b).storeBytes(of: y * d, as: SIMD8<Double>.self)
-        let fast = (err .< 1e-12).lanes & (err .> -1e-12).lanes | (SIMD8<Double>(kind) .== 2).lanes | (x .<= 0).lanes
+        let fast = maskLanes(err .< 1e-12) & maskLanes(err .> -1e-12) | maskLanes(SIMD8<Double>(kind) .== 2) | maskLanes(x .<= 0)
         if fast != SIMD8<Int64>(repeating: -1) { resolveSlowLanes(b, fast: fast) }
     }
 

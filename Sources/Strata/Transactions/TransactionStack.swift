@@ -12,8 +12,10 @@ struct TransactionStack: RandomAccessCollection, MutableCollection {
     var startIndex: Int { @inline(__always) get { 0 } }
     var endIndex: Int { @inline(__always) get { levels.count } }
 
+    /// A level in place: reading one setting neither copies the level nor retains its
+    /// block, function or values (a `get` would, on the change path).
     subscript(i: Int) -> TransactionLevel {
-        @inline(__always) get { levels[i] }
+        @inline(__always) _read { yield levels[i] }
         @inline(__always) _modify { yield &levels[i] }
     }
 
