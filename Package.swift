@@ -59,13 +59,16 @@ let package = Package(
         .target(name: "CAllocationCounter"),
         // Google Benchmark (Debian's libbenchmark-dev) behind a C interface.
         .target(name: "CGoogleBenchmark", linkerSettings: [.linkedLibrary("benchmark"), .linkedLibrary("pthread")]),
-        // The harness: registration on Google Benchmark, frame-time recorder, counts, the report model.
         // Callgrind client requests: instruction counts of exactly the benchmark body.
         .target(name: "CCallgrind"),
         // SQLite (Debian's libsqlite3-dev): the benchmark history store (History.swift).
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // The report model (Foundation only): the JSON schema, reading, merging, comparing and the
+        // statistics behind verdicts; what `compare`, `report` and the parser fuzzing need.
+        .target(name: "StrataReportModel", swiftSettings: release),
+        // The harness: registration on Google Benchmark, frame-time recorder, counts; re-exports the model.
         .target(name: "StrataBench",
-                dependencies: ["CGoogleBenchmark", "CAllocationCounter", "CCallgrind", "CSQLite", "StrataScript",
+                dependencies: ["StrataReportModel", "CGoogleBenchmark", "CAllocationCounter", "CCallgrind", "CSQLite", "StrataScript",
                                .product(name: "Histogram", package: "hdrhistogram-swift")],
                 swiftSettings: release),
         // The benchmark definitions: suites and scenes on the fast engine ...
@@ -117,7 +120,7 @@ let package = Package(
         .testTarget(name: "StrataReportTests", dependencies: ["StrataReport", "StrataBench", "StrataProfiler"], swiftSettings: [.swiftLanguageMode(.v5)]),
         .testTarget(
             name: "StrataBenchTests",
-            dependencies: ["StrataBench", "StrataBenchSuites", "StrataBenchReference"],
+            dependencies: ["StrataBench", "StrataReportModel", "StrataBenchSuites", "StrataBenchReference"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         .testTarget(

@@ -1,4 +1,5 @@
 import Foundation
+import StrataReportModel
 
 /// Where a series of per-commit figures stepped: the first index of the new level, the
 /// medians either side, and how sure the test is.

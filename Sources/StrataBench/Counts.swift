@@ -1,6 +1,7 @@
 import CAllocationCounter
 import CCallgrind
 import Foundation
+import StrataReportModel
 
 /// Deterministic counts beside the times: instructions per item under callgrind and mallocs
 /// per item, for a fixed small set of benchmark bodies. They do not move with the machine's

@@ -1,5 +1,6 @@
 import Foundation
 import Histogram
+import StrataReportModel
 
 /// Records frame times in an HdrHistogram (3 significant digits, 1 µs to 60 s) and turns them
 /// into a `SceneResult`: percentiles, the share of frames within the 120 Hz and 60 Hz

@@ -1,5 +1,6 @@
 import CGoogleBenchmark
 import Foundation
+import StrataReportModel
 
 /// Registers `BenchmarkCase`s with Google Benchmark and runs them. Fixtures are built in the
 /// untimed part of Google Benchmark's function (before its timing loop) and kept while the

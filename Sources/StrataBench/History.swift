@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import StrataReportModel
 
 /// The benchmark history: every report CI adds (`strata-bench history add`), as figures per
 /// run in one SQLite file, read back as per-commit series with their change points

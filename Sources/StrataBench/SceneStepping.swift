@@ -1,4 +1,5 @@
 import Foundation
+import StrataReportModel
 
 /// A thread of its own for one engine (engines and transaction stacks are per thread): work
 /// handed to `sync` runs there, one piece at a time, while the caller waits. Scenes run
@@ -89,5 +90,23 @@ public enum SceneInterleaver {
             if let e = failed[i] { _ = try? r.finish(); return .failure(e) }
             return Result { try r.finish() }
         }
+    }
+}
+
+/// How one run of a scene goes.
+public struct SceneRunSettings {
+    /// The scene's short run (`quickFrames`) instead of `frames`.
+    public var quick = false
+    /// Frames to time, overriding both.
+    public var frames: Int?
+    /// The engine's action lookup strategy for the run (nil: the engine's default).
+    public var strategy: String?
+    /// The name the result is reported under (default: the scene's name).
+    public var label: String?
+    public init(quick: Bool = false, frames: Int? = nil, strategy: String? = nil, label: String? = nil) {
+        self.quick = quick
+        self.frames = frames
+        self.strategy = strategy
+        self.label = label
     }
 }

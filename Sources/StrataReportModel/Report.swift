@@ -93,6 +93,33 @@ public struct BenchmarkSummary: Codable, Equatable {
     public var ratioToRelative: Double?
     /// Google Benchmark's error (a failed precondition), when the benchmark did not run.
     public var error: String?
+
+    public init(name: String, suite: String, item: String, itemsPerIteration: Int, parameters: [String: String],
+                samplesNsPerItem: [Double], medianNsPerItem: Double, minNsPerItem: Double, maxNsPerItem: Double,
+                iterations: [Int], floorNsPerItem: Double? = nil, ratioToFloor: Double? = nil,
+                referenceNsPerItem: Double? = nil, speedupOverReference: Double? = nil,
+                chainNsPerItem: Double? = nil, ratioToChain: Double? = nil, relativeNsPerItem: Double? = nil,
+                ratioToRelative: Double? = nil, error: String? = nil) {
+        self.name = name
+        self.suite = suite
+        self.item = item
+        self.itemsPerIteration = itemsPerIteration
+        self.parameters = parameters
+        self.samplesNsPerItem = samplesNsPerItem
+        self.medianNsPerItem = medianNsPerItem
+        self.minNsPerItem = minNsPerItem
+        self.maxNsPerItem = maxNsPerItem
+        self.iterations = iterations
+        self.floorNsPerItem = floorNsPerItem
+        self.ratioToFloor = ratioToFloor
+        self.referenceNsPerItem = referenceNsPerItem
+        self.speedupOverReference = speedupOverReference
+        self.chainNsPerItem = chainNsPerItem
+        self.ratioToChain = ratioToChain
+        self.relativeNsPerItem = relativeNsPerItem
+        self.ratioToRelative = ratioToRelative
+        self.error = error
+    }
 }
 
 extension BenchmarkSummary {
@@ -180,10 +207,10 @@ public struct HandTimedCheck: Codable, Equatable {
 }
 
 /// Finite or nil: the JSON stays strict.
-@inline(__always) func finite(_ x: Double) -> Double? { x.isFinite ? x : nil }
+@inline(__always) package func finite(_ x: Double) -> Double? { x.isFinite ? x : nil }
 
 /// Median of a non-empty array (mean of the middle two for even counts).
-func median(_ xs: [Double]) -> Double {
+package func median(_ xs: [Double]) -> Double {
     let s = xs.sorted()
     guard !s.isEmpty else { return 0 }
     return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2

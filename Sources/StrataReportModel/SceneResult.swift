@@ -51,6 +51,44 @@ public struct SceneResult: Codable, Equatable {
     public var strategy: String?
     public var file: String?
     public var parameters: [String: Double]?
+
+    public init(name: String, description: String, layers: Int, frames: Int, warmupFrames: Int, p50: Double,
+                p90: Double, p99: Double, p999: Double, max: Double, mean: Double, renderP50: Double,
+                renderP99: Double, snapshotP50: Double? = nil, snapshotP99: Double? = nil, withinBudget16: Double,
+                withinBudget8: Double, droppedFrames: Int, hitchMsPerSecond: Double,
+                frameOverrunMs: FrameOverrun? = nil, histogram: [[Double]], frameTimesMs: [Double],
+                memory: SceneMemory? = nil, player: String? = nil, scene: String? = nil, engine: String? = nil,
+                strategy: String? = nil, file: String? = nil, parameters: [String: Double]? = nil) {
+        self.name = name
+        self.description = description
+        self.layers = layers
+        self.frames = frames
+        self.warmupFrames = warmupFrames
+        self.p50 = p50
+        self.p90 = p90
+        self.p99 = p99
+        self.p999 = p999
+        self.max = max
+        self.mean = mean
+        self.renderP50 = renderP50
+        self.renderP99 = renderP99
+        self.snapshotP50 = snapshotP50
+        self.snapshotP99 = snapshotP99
+        self.withinBudget16 = withinBudget16
+        self.withinBudget8 = withinBudget8
+        self.droppedFrames = droppedFrames
+        self.hitchMsPerSecond = hitchMsPerSecond
+        self.frameOverrunMs = frameOverrunMs
+        self.histogram = histogram
+        self.frameTimesMs = frameTimesMs
+        self.memory = memory
+        self.player = player
+        self.scene = scene
+        self.engine = engine
+        self.strategy = strategy
+        self.file = file
+        self.parameters = parameters
+    }
 }
 
 /// Percentiles of frame overrun (frame time minus the budget), ms, as Android's
@@ -133,22 +171,3 @@ public struct SceneMemory: Codable, Equatable {
         return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
     }
 }
-
-/// How one run of a scene goes.
-public struct SceneRunSettings {
-    /// The scene's short run (`quickFrames`) instead of `frames`.
-    public var quick = false
-    /// Frames to time, overriding both.
-    public var frames: Int?
-    /// The engine's action lookup strategy for the run (nil: the engine's default).
-    public var strategy: String?
-    /// The name the result is reported under (default: the scene's name).
-    public var label: String?
-    public init(quick: Bool = false, frames: Int? = nil, strategy: String? = nil, label: String? = nil) {
-        self.quick = quick
-        self.frames = frames
-        self.strategy = strategy
-        self.label = label
-    }
-}
-

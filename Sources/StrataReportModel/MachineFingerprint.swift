@@ -71,7 +71,7 @@ public struct MachineFingerprint: Codable, Equatable {
     }
 
     /// Output of a command found on PATH, or nil if it is missing or (unless allowed) fails.
-    static func run(_ tool: String, _ arguments: [String], allowFailure: Bool = false) -> String? {
+    package static func run(_ tool: String, _ arguments: [String], allowFailure: Bool = false) -> String? {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         p.arguments = [tool] + arguments
