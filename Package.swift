@@ -66,9 +66,12 @@ let package = Package(
         // The report model (Foundation only): the JSON schema, reading, merging, comparing and the
         // statistics behind verdicts; what `compare`, `report` and the parser fuzzing need.
         .target(name: "StrataReportModel", swiftSettings: release),
-        // The harness: registration on Google Benchmark, frame-time recorder, counts; re-exports the model.
+        // The benchmark history (SQLite) and change-point detection.
+        .target(name: "StrataHistory", dependencies: ["StrataReportModel", "CSQLite"], swiftSettings: release),
+        // The harness: registration on Google Benchmark, frame-time recorder, counts; re-exports
+        // the model and the history.
         .target(name: "StrataBench",
-                dependencies: ["StrataReportModel", "CGoogleBenchmark", "CAllocationCounter", "CCallgrind", "CSQLite", "StrataScript",
+                dependencies: ["StrataReportModel", "StrataHistory", "CGoogleBenchmark", "CAllocationCounter", "CCallgrind", "StrataScript",
                                .product(name: "Histogram", package: "hdrhistogram-swift")],
                 swiftSettings: release),
         // The benchmark definitions: suites and scenes on the fast engine ...
@@ -94,7 +97,7 @@ let package = Package(
         // Pictures of a RenderSnapshot (PNG, SVG) drawn with cairo; pixel comparison for goldens.
         .target(name: "StrataPicture", dependencies: ["CCairo", "StrataSnapshot", "StrataGeometry"], swiftSettings: release),
         // The self-contained HTML report: inline SVG charts, no network.
-        .target(name: "StrataReport", dependencies: ["StrataBench"], swiftSettings: release),
+        .target(name: "StrataReport", dependencies: ["StrataReportModel", "StrataHistory"], swiftSettings: release),
         // strata-bench's command line as a library: a package's own benchmark executable
         // registers its cases and scenes and calls StrataBenchmark.main().
         .target(
@@ -120,7 +123,7 @@ let package = Package(
         .testTarget(name: "StrataReportTests", dependencies: ["StrataReport", "StrataBench", "StrataProfiler"], swiftSettings: [.swiftLanguageMode(.v5)]),
         .testTarget(
             name: "StrataBenchTests",
-            dependencies: ["StrataBench", "StrataReportModel", "StrataBenchSuites", "StrataBenchReference"],
+            dependencies: ["StrataBench", "StrataReportModel", "StrataHistory", "StrataBenchSuites", "StrataBenchReference"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         .testTarget(
