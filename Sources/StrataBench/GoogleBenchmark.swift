@@ -11,6 +11,7 @@ public final class GoogleBenchmarkRunner {
     /// The fixture currently alive, and whose it is.
     fileprivate var live: (box: CaseBox, workload: Workload)?
 
+    /// A runner with nothing registered.
     public init() {}
 
     /// Registers every case (each name at most once).

@@ -12,6 +12,7 @@ public struct ProfiledScene {
     /// A scene of strata-bench (`Scenes.load`: a name or a scene file).
     public var name: String
 
+    /// The scene `name`, loaded when the run starts.
     public init(name: String) { self.name = name }
 
     /// A frame's operations in phases, split before the run (nothing is built while timed).

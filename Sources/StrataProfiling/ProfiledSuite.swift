@@ -11,6 +11,7 @@ public struct ProfiledSuite {
     /// The benchmarks whose bodies run, each prepared once.
     public var cases: [BenchmarkCase]
 
+    /// Runs `cases` (at least one).
     public init(cases: [BenchmarkCase]) { self.cases = cases }
 
     /// Iterations shorter than this are traced in batches, so a 10 ns lookup does not write
