@@ -60,13 +60,19 @@ let package = Package(
         .target(name: "CAllocationCounter"),
         // Google Benchmark (Debian's libbenchmark-dev) behind a C interface.
         .target(name: "CGoogleBenchmark", linkerSettings: [.linkedLibrary("benchmark"), .linkedLibrary("pthread")]),
-        // The harness: registration on Google Benchmark, frame-time recorder, counts, the report model.
         // Callgrind client requests: instruction counts of exactly the benchmark body.
         .target(name: "CCallgrind"),
         // SQLite (Debian's libsqlite3-dev): the benchmark history store (History.swift).
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // The report model (Foundation only): the JSON schema, reading, merging, comparing and the
+        // statistics behind verdicts; what `compare`, `report` and the parser fuzzing need.
+        .target(name: "StrataReportModel", swiftSettings: release),
+        // The benchmark history (SQLite) and change-point detection.
+        .target(name: "StrataHistory", dependencies: ["StrataReportModel", "CSQLite"], swiftSettings: release),
+        // The harness: registration on Google Benchmark, frame-time recorder, counts; re-exports
+        // the model and the history.
         .target(name: "StrataBench",
-                dependencies: ["CGoogleBenchmark", "CAllocationCounter", "CCallgrind", "CSQLite", "StrataScript",
+                dependencies: ["StrataReportModel", "StrataHistory", "CGoogleBenchmark", "CAllocationCounter", "CCallgrind",
                                .product(name: "Histogram", package: "hdrhistogram-swift")],
                 swiftSettings: release),
         // The benchmark definitions: suites and scenes on the fast engine ...
@@ -92,12 +98,17 @@ let package = Package(
         // Pictures of a RenderSnapshot (PNG, SVG) drawn with cairo; pixel comparison for goldens.
         .target(name: "StrataPicture", dependencies: ["CCairo", "StrataSnapshot", "StrataGeometry"], swiftSettings: release),
         // The self-contained HTML report: inline SVG charts, no network.
-        .target(name: "StrataReport", dependencies: ["StrataBench"], swiftSettings: release),
+        .target(name: "StrataReport", dependencies: ["StrataReportModel", "StrataHistory"], swiftSettings: release),
+        // The profiling drivers: a suite's benchmark bodies or a scene's frames run under the
+        // sampling profiler, unprofiled and profiled in turn (`strata-bench profile` parses for it).
+        .target(name: "StrataProfiling",
+                dependencies: ["StrataProfiler", "StrataBench", "StrataBenchSuites", "Strata", "StrataScript", "StrataScriptFast"],
+                swiftSettings: release),
         // strata-bench's command line as a library: a package's own benchmark executable
         // registers its cases and scenes and calls StrataBenchmark.main().
         .target(
             name: "StrataBenchmark",
-            dependencies: ["Strata", "StrataBench", "StrataBenchSuites", "StrataBenchReference", "StrataReport", "StrataProfiler",
+            dependencies: ["Strata", "StrataBench", "StrataBenchSuites", "StrataBenchReference", "StrataReport", "StrataProfiler", "StrataProfiling",
                            "StrataPicture", "StrataDifferential", "StrataScript",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: release
@@ -123,7 +134,7 @@ let package = Package(
         .testTarget(name: "StrataReportTests", dependencies: ["StrataReport", "StrataBench", "StrataProfiler"], swiftSettings: [.swiftLanguageMode(.v5)]),
         .testTarget(
             name: "StrataBenchTests",
-            dependencies: ["StrataBench", "StrataBenchSuites", "StrataBenchReference"],
+            dependencies: ["StrataBench", "StrataReportModel", "StrataHistory", "StrataBenchSuites", "StrataBenchReference"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         .testTarget(

@@ -28,6 +28,7 @@ public struct BenchmarkCase {
     /// The workload has a `reset` that runs (timer paused) before each iteration.
     public var hasReset: Bool
 
+    /// A case; `resets` says the workload `make` builds has a `reset`.
     public init(_ name: String, items: Int, item: String, unit: TimeUnit = .nanoseconds, quick: Bool = false,
                 iterations: Int = 0, resets: Bool = false, parameters: [String: String] = [:],
                 make: @escaping () throws -> Workload) {
@@ -46,35 +47,34 @@ public struct BenchmarkCase {
     public var suite: String { String(name.prefix { $0 != "/" }) }
 }
 
-/// Google Benchmark's time units.
+/// Google Benchmark's time units (the raw values are the C shim's `strata_gb_time_unit`).
 public enum TimeUnit: Int32, Sendable {
-    case nanoseconds = 0, microseconds = 1, milliseconds = 2, seconds = 3
+    /// ns.
+    case nanoseconds = 0
+    /// µs.
+    case microseconds = 1
+    /// ms.
+    case milliseconds = 2
+    /// s.
+    case seconds = 3
 }
 
 /// A prepared benchmark body. `run` is timed once per iteration; `reset` (optional) runs
 /// before each iteration with the timer paused, to bring the fixture back to its start.
 /// The workload owns everything the body touches; releasing it releases the fixture.
 public final class Workload {
+    /// The body: timed once per iteration.
     public let run: () -> Void
+    /// Brings the fixture back to its start before each iteration (timer paused).
     public let reset: (() -> Void)?
     /// Keeps objects alive for as long as the workload (layers, renderers, buffers).
     public var retained: [AnyObject] = []
 
+    /// A workload running `run`, with `reset` before each iteration, keeping `retained` alive.
     public init(retaining retained: [AnyObject] = [], reset: (() -> Void)? = nil, run: @escaping () -> Void) {
         self.retained = retained
         self.reset = reset
         self.run = run
-    }
-}
-
-/// Why a benchmark could not run.
-public struct BenchmarkError: Error, CustomStringConvertible {
-    public var description: String
-    public init(_ description: String) { self.description = description }
-
-    /// Throws unless `condition` holds: the check of a fixture's result before it is timed.
-    public static func check(_ condition: @autoclosure () -> Bool, _ message: @autoclosure () -> String) throws {
-        if !condition() { throw BenchmarkError(message()) }
     }
 }
 

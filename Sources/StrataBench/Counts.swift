@@ -1,6 +1,7 @@
 import CAllocationCounter
 import CCallgrind
 import Foundation
+import StrataReportModel
 
 /// Deterministic counts beside the times: instructions per item under callgrind and mallocs
 /// per item, for a fixed small set of benchmark bodies. They do not move with the machine's
@@ -139,18 +140,36 @@ public enum Counts {
 /// One callgrind dump's event totals: instructions, and with the cache simulation, data reads
 /// and writes and their misses at each level.
 public struct CallgrindCounts: Equatable {
+    /// Instructions executed (`Ir`).
     public var ir: UInt64
     /// The cache simulation's events (nil when the dump has none).
     public var cache: Cache?
 
+    /// The cache simulation's events, named as callgrind names them.
     public struct Cache: Equatable {
-        public var dr, dw, i1mr, d1mr, d1mw, ilmr, dlmr, dlmw: UInt64
+        /// Data reads.
+        public var dr: UInt64
+        /// Data writes.
+        public var dw: UInt64
+        /// First-level instruction-fetch misses.
+        public var i1mr: UInt64
+        /// First-level data-read misses.
+        public var d1mr: UInt64
+        /// First-level data-write misses.
+        public var d1mw: UInt64
+        /// Last-level instruction-fetch misses.
+        public var ilmr: UInt64
+        /// Last-level data-read misses.
+        public var dlmr: UInt64
+        /// Last-level data-write misses.
+        public var dlmw: UInt64
         /// Instruction and data misses of the first level.
         public var l1Misses: UInt64 { i1mr + d1mr + d1mw }
         /// Misses of the last level (accesses that went to memory).
         public var llMisses: UInt64 { ilmr + dlmr + dlmw }
     }
 
+    /// Counts from a dump's totals; the cache events only when every one of them is there.
     public init(ir: UInt64, dr: UInt64? = nil, dw: UInt64? = nil, i1mr: UInt64? = nil, d1mr: UInt64? = nil, d1mw: UInt64? = nil,
                 ilmr: UInt64? = nil, dlmr: UInt64? = nil, dlmw: UInt64? = nil) {
         self.ir = ir

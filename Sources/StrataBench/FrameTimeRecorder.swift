@@ -1,12 +1,14 @@
 import Foundation
 import Histogram
+import StrataReportModel
 
 /// Records frame times in an HdrHistogram (3 significant digits, 1 µs to 60 s) and turns them
 /// into a `SceneResult`: percentiles, the share of frames within the 120 Hz and 60 Hz
 /// budgets, dropped frames and the hitch ratio.
 public struct FrameTimeRecorder {
-    /// 60 Hz and 120 Hz frame budgets, ns.
+    /// The 60 Hz frame budget, ns.
     public static let budget16 = 16_666_667.0
+    /// The 120 Hz frame budget, ns.
     public static let budget8 = 8_333_333.0
 
     private var total = Histogram<UInt64>(lowestDiscernibleValue: 1_000, highestTrackableValue: 60_000_000_000,
@@ -20,6 +22,7 @@ public struct FrameTimeRecorder {
     /// Every frame's time, ns, in order (for the timeline and the exact budget figures).
     public private(set) var frameTimes: [UInt64] = []
 
+    /// An empty recorder (its frame list grows as frames are recorded).
     public init() {}
 
     /// A recorder whose frame list is allocated and touched now for `expectedFrames` frames,

@@ -1,5 +1,6 @@
 import CGoogleBenchmark
 import Foundation
+import StrataReportModel
 
 /// Registers `BenchmarkCase`s with Google Benchmark and runs them. Fixtures are built in the
 /// untimed part of Google Benchmark's function (before its timing loop) and kept while the
@@ -10,6 +11,7 @@ public final class GoogleBenchmarkRunner {
     /// The fixture currently alive, and whose it is.
     fileprivate var live: (box: CaseBox, workload: Workload)?
 
+    /// A runner with nothing registered.
     public init() {}
 
     /// Registers every case (each name at most once).

@@ -1,4 +1,5 @@
 import Foundation
+import StrataReportModel
 
 /// A thread of its own for one engine (engines and transaction stacks are per thread): work
 /// handed to `sync` runs there, one piece at a time, while the caller waits. Scenes run
@@ -10,6 +11,7 @@ public final class EngineThread: @unchecked Sendable {
     private var job: (() -> Void)?
     private var thread: Thread?
 
+    /// Starts the thread, named `name`, with a stack of `stackSize` bytes (16 MiB by default).
     public init(name: String, stackSize: Int = 16 << 20) {
         let t = Thread { [unowned self] in
             while true {
@@ -65,6 +67,9 @@ public protocol SceneStepping: AnyObject {
 /// the runs rotated each frame, so drift over the process's life (caches, clock, the other
 /// core's load) falls on every run alike.
 public enum SceneInterleaver {
+    /// Sets up every run, plays their frames interleaved, and finishes each: one result per
+    /// run, in order (a run that threw is finished and reported as its error). `progress` hears
+    /// about every 2 s.
     public static func run(_ runs: [SceneStepping], progress: (String) -> Void = { _ in }) -> [Result<SceneResult, Error>] {
         var failed = [Error?](repeating: nil, count: runs.count)
         for (i, r) in runs.enumerated() {
@@ -89,5 +94,24 @@ public enum SceneInterleaver {
             if let e = failed[i] { _ = try? r.finish(); return .failure(e) }
             return Result { try r.finish() }
         }
+    }
+}
+
+/// How one run of a scene goes.
+public struct SceneRunSettings {
+    /// The scene's short run (`quickFrames`) instead of `frames`.
+    public var quick = false
+    /// Frames to time, overriding both.
+    public var frames: Int?
+    /// The engine's action lookup strategy for the run (nil: the engine's default).
+    public var strategy: String?
+    /// The name the result is reported under (default: the scene's name).
+    public var label: String?
+    /// Settings as given (the defaults: the scene's full run, the engine's strategy, its name).
+    public init(quick: Bool = false, frames: Int? = nil, strategy: String? = nil, label: String? = nil) {
+        self.quick = quick
+        self.frames = frames
+        self.strategy = strategy
+        self.label = label
     }
 }

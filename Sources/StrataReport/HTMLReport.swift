@@ -1,5 +1,5 @@
 import Foundation
-import StrataBench
+import StrataReportModel
 
 /// The benchmark report as one self-contained HTML file: inline SVG charts drawn here, one
 /// inline stylesheet, the report's data embedded as JSON, no script, and a

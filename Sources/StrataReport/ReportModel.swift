@@ -1,4 +1,4 @@
-import StrataBench
+import StrataReportModel
 
 extension BenchmarkSummary {
     /// `n` as a number (every sized benchmark has one).

@@ -1,5 +1,6 @@
 import XCTest
 @testable import StrataBench
+@testable import StrataReportModel
 
 /// Verdicts: the statistics on known samples, then each rule of the comparator.
 final class ComparatorTests: XCTestCase {

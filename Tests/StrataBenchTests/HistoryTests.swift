@@ -2,6 +2,8 @@ import CSQLite
 import Foundation
 import XCTest
 @testable import StrataBench
+@testable import StrataHistory
+@testable import StrataReportModel
 
 /// The history store (HistoryStore over SQLite), change-point detection (E-divisive means)
 /// and `strata-bench history` end to end.

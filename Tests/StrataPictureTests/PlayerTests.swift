@@ -5,7 +5,7 @@ import XCTest
 
 /// The scene player: what the recorder keeps (a sample, the slowest frames, within a byte
 /// budget, and says so), the frames' encoding, the page; and in headless Chromium
-/// (`scripts/check-player`, with STRATA_BROWSER_TEST=1 as CI sets it) that its frames
+/// (`scripts/lib/check-player`, with STRATA_BROWSER_TEST=1 as CI sets it) that its frames
 /// differ, its scrubber, play and timeline move the picture, with no error and no request.
 final class PlayerTests: XCTestCase {
     override func tearDown() {
@@ -132,7 +132,7 @@ final class PlayerTests: XCTestCase {
     }
 
     func test_thePlayerWorksInHeadlessChromium() throws {
-        let script = repository.appendingPathComponent("scripts/check-player").path
+        let script = repository.appendingPathComponent("scripts/lib/check-player").path
         XCTAssertTrue(FileManager.default.isExecutableFile(atPath: script), "\(script) missing or not executable")
         guard ProcessInfo.processInfo.environment["STRATA_BROWSER_TEST"] == "1" else { return }
         let recorder = PlayerRecorder(scene: "sliding", description: "ten layers sliding right", expectedFrames: 60)

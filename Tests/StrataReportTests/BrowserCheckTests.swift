@@ -4,7 +4,7 @@ import StrataBench
 import StrataProfiler
 @testable import StrataReport
 
-/// `scripts/check-report` on rendered reports in headless Chromium. The browser run is
+/// `scripts/lib/check-report` on rendered reports in headless Chromium. The browser run is
 /// opt-in (STRATA_BROWSER_TEST=1, which CI sets; it then fails, not skips, without
 /// chromium); otherwise only the script itself is checked (present, executable, parses).
 final class BrowserCheckTests: XCTestCase {
@@ -12,7 +12,7 @@ final class BrowserCheckTests: XCTestCase {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     }
 
-    private var script: URL { repository.appendingPathComponent("scripts/check-report") }
+    private var script: URL { repository.appendingPathComponent("scripts/lib/check-report") }
 
     /// Runs a command; its exit status and combined output.
     private func run(_ executable: String, _ arguments: [String], timeout: TimeInterval = 90) throws -> (status: Int32, output: String) {
@@ -54,7 +54,7 @@ final class BrowserCheckTests: XCTestCase {
     func test_checkReportPassesARenderedReportInHeadlessChromium() throws {
         XCTAssertTrue(FileManager.default.isExecutableFile(atPath: script.path), "\(script.path) missing or not executable")
         let syntax = try run("/bin/bash", ["-n", script.path])
-        XCTAssertEqual(syntax.status, 0, "scripts/check-report does not parse: \(syntax.output)")
+        XCTAssertEqual(syntax.status, 0, "scripts/lib/check-report does not parse: \(syntax.output)")
         guard ProcessInfo.processInfo.environment["STRATA_BROWSER_TEST"] == "1" else { return }
 
         guard chromium() != nil else {

@@ -1,4 +1,4 @@
-import StrataBench
+import StrataReportModel
 
 /// Baseline → head changes as horizontal bars, one row per metric, with the 95% interval as a
 /// whisker and the threshold as a shaded band around zero. Bars take their verdict's colour.

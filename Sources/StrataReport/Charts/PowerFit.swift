@@ -1,5 +1,5 @@
 import Foundation
-import StrataBench
+import StrataReportModel
 
 /// y = coefficient · x^exponent: a growth fit drawn as a straight line on log-log axes.
 struct PowerFit {

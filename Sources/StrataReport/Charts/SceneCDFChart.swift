@@ -1,4 +1,4 @@
-import StrataBench
+import StrataReportModel
 
 /// A scene's frame-time CDF: the share of frames at or under each time, on a log time axis,
 /// with the budgets and the reported percentiles marked.

@@ -1,4 +1,4 @@
-import StrataBench
+import StrataReportModel
 
 /// A scene's frame-time histogram: HdrHistogram's logarithmic buckets as bars on a log time
 /// axis, with the 8.33 and 16.67 ms budgets.

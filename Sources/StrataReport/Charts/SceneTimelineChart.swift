@@ -1,4 +1,4 @@
-import StrataBench
+import StrataReportModel
 
 /// Every frame's time in order. Up to one frame per pixel column the line goes through each
 /// frame; beyond that each column shows its frames' min–max span and the line its median.

@@ -1,4 +1,4 @@
-import StrataBench
+import StrataReportModel
 
 /// Every benchmark's figures and every growth fit, in collapsed tables.
 enum BenchmarksSection {

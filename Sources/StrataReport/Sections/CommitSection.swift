@@ -1,4 +1,4 @@
-import StrataBench
+import StrataReportModel
 
 /// Commit cost per change against N, a line per variant.
 enum CommitSection {

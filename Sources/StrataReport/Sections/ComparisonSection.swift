@@ -1,4 +1,4 @@
-import StrataBench
+import StrataReportModel
 
 /// Against a baseline: the verdict summary, the change charts (times, then counts) and the
 /// verdict table.

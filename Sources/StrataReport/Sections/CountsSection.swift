@@ -1,4 +1,4 @@
-import StrataBench
+import StrataReportModel
 
 /// Deterministic counts per item: callgrind instructions and malloc-family calls.
 enum CountsSection {

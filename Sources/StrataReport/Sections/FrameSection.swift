@@ -1,4 +1,4 @@
-import StrataBench
+import StrataReportModel
 
 /// Per-frame cost against N: one log-log chart per value width and animation kind, a line per
 /// timing for the engine, the reference engine dashed and the bandwidth floor dotted.

@@ -1,4 +1,4 @@
-import StrataBench
+import StrataReportModel
 
 /// The top of the page: title, what ran where, the headline figures as cards, warnings, and
 /// the table of contents.

@@ -1,4 +1,4 @@
-import StrataBench
+import StrataReportModel
 
 /// Action lookup: every strategy side by side per outcome of the chain.
 enum LookupSection {

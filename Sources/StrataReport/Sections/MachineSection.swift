@@ -1,5 +1,5 @@
 import Foundation
-import StrataBench
+import StrataReportModel
 
 /// The machine fingerprint and build flags (beside the baseline's when there is one), the run
 /// options, Google Benchmark's context and the hand-timed check.

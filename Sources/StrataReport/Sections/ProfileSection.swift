@@ -1,4 +1,4 @@
-import StrataBench
+import StrataReportModel
 
 /// A flame graph for the report: the profiler draws it (`FlameGraph.svg(asChart:)`), the
 /// report places it, and lets exactly its zoom-and-search script run (a CSP nonce).

@@ -1,4 +1,4 @@
-import StrataBench
+import StrataReportModel
 
 /// Frame-time scenes: per scene its figures, the histogram and CDF side by side, and the
 /// timeline beneath.

@@ -1,4 +1,4 @@
-import StrataBench
+import StrataReportModel
 
 /// The render snapshot: a full pass per layer against N per tree shape, beside the bandwidth
 /// floor over the bytes it touches and the read-out through `presentation()` it replaces;

@@ -1,4 +1,4 @@
-import StrataBench
+import StrataReportModel
 
 /// Tree scaling: per operation, time per iteration against N per shape, with the fitted
 /// growth (exponent labelled, super-linear growth flagged).

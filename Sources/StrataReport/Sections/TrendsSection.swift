@@ -1,5 +1,6 @@
 import Foundation
-import StrataBench
+import StrataHistory
+import StrataReportModel
 
 /// What the Trends section shows: the headline figures over the last commits of this report's
 /// machine, read from the history database (`strata-bench history add`), this run appended

@@ -22,6 +22,7 @@ public struct Comparator {
     /// threshold.
     public var bands: NoiseBands?
 
+    /// A comparator with these thresholds and no noise bands.
     public init(timeThreshold: Double = 0.05, countThreshold: Double = 0.01, noiseFloor: Double = 0.02, alpha: Double = 0.01) {
         self.timeThreshold = timeThreshold
         self.countThreshold = countThreshold
@@ -29,6 +30,8 @@ public struct Comparator {
         self.alpha = alpha
     }
 
+    /// Every benchmark's time and every counted body's counts of `head` against `base`; the
+    /// paths are only named in the result. Notes say what was not compared and why.
     public func compare(base: StrataBlock, head: StrataBlock, basePath: String, headPath: String) -> Comparison {
         let sameMachine = base.machine.timingKey == head.machine.timingKey
         var notes: [String] = []

@@ -1,6 +1,6 @@
 // libFuzzer target: StrataScript's JSON (what `strata-fuzz --replay` and the differential
-// fixtures read). Built by scripts/fuzz-parsers with the parser's sources:
-//   swiftc -sanitize=fuzzer,address -parse-as-library Fuzz/FuzzScript.swift Sources/StrataScript/*.swift
+// fixtures read). Built by scripts/fuzz-parsers with StrataScript's target:
+//   swiftc -sanitize=fuzzer,address -parse-as-library Tests/Fuzz/FuzzScript.swift Sources/StrataScript/*.swift
 // Any input must decode or be refused with an error; a decoded script must encode and decode
 // again to the same script.
 import Foundation

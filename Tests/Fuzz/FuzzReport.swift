@@ -1,6 +1,7 @@
 // libFuzzer target: a strata-bench report (what `compare`, `report` and `merge` read). Built
-// by scripts/fuzz-parsers with the report model's sources (Foundation only):
-//   swiftc -sanitize=fuzzer,address -parse-as-library Fuzz/FuzzReport.swift <model sources>
+// by scripts/fuzz-parsers with the report model's target (Foundation only):
+//   swiftc -sanitize=fuzzer,address -parse-as-library -module-name StrataReportModel \
+//       Tests/Fuzz/FuzzReport.swift Sources/StrataReportModel/*.swift
 // Any input must be read or refused with a clear error; a report that reads must compare with
 // itself (no regression, no crash) and encode again to strict JSON.
 import Foundation

@@ -42,9 +42,12 @@ public struct PairedJudge {
     public var noiseFloor: Double
     /// The hitch ratio's smallest band and change that matters, ms/s.
     public var hitchFloor: Double
+    /// Bootstrap resamples for the interval and the band.
     public var resamples = 2000
+    /// Seed of the bootstrap (the same rounds always give the same verdicts).
     public var seed: UInt64 = 0x5eed
 
+    /// A judge with these thresholds.
     public init(threshold: Double = 0.02, noiseFloor: Double = 0.01, hitchFloor: Double = 1) {
         self.threshold = threshold
         self.noiseFloor = noiseFloor
@@ -188,6 +191,7 @@ public struct PairedJudge {
 public struct NoiseBands: Codable, Equatable {
     /// The `MachineFingerprint.timingKey` the bands were measured on.
     public var machineKey: String
+    /// When they were measured, ISO 8601.
     public var createdAt: String
     /// What measured them (e.g. "strata-bench ab, 9 rounds").
     public var source: String
@@ -197,6 +201,7 @@ public struct NoiseBands: Codable, Equatable {
     /// build (over every pair of processes, both builds).
     public var bands: [String: Double]
 
+    /// Bands as measured.
     public init(machineKey: String, createdAt: String, source: String, processes: Int, bands: [String: Double]) {
         self.machineKey = machineKey
         self.createdAt = createdAt

@@ -22,50 +22,8 @@ public enum ReportBuilder {
         return object
     }
 
-    /// Per-benchmark summaries from Google Benchmark's `benchmarks` array (its per-repetition
-    /// entries; aggregates are recomputed from them), with the ratios to each baseline that
-    /// ran: the floor (frame), the reference engine and `chain` (lookup).
-    public static func summaries(_ document: [String: Any], cases: [BenchmarkCase]) -> [BenchmarkSummary] {
-        let byName = Dictionary(cases.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
-        var samples: [String: [Double]] = [:], iterations: [String: [Int]] = [:], errors: [String: String] = [:]
-        var order: [String] = []
-        for entry in document["benchmarks"] as? [[String: Any]] ?? [] {
-            guard (entry["run_type"] as? String ?? "iteration") == "iteration" else { continue }
-            let name = entry["run_name"] as? String ?? entry["name"] as? String ?? ""
-            guard let c = byName[name] else { continue }
-            if samples[name] == nil { order.append(name); samples[name] = [] }
-            if entry["error_occurred"] as? Bool == true {
-                errors[name] = entry["error_message"] as? String ?? "error"
-                continue
-            }
-            guard let t = entry["real_time"] as? Double, t.isFinite else { continue }
-            let ns = t * nanoseconds(per: entry["time_unit"] as? String ?? "ns")
-            samples[name]!.append(ns / Double(max(c.items, 1)))
-            iterations[name, default: []].append(entry["iterations"] as? Int ?? 0)
-        }
-        var out: [BenchmarkSummary] = order.map { name in
-            let c = byName[name]!
-            let s = samples[name] ?? []
-            return BenchmarkSummary(
-                name: name, suite: c.suite, item: c.item, itemsPerIteration: c.items, parameters: c.parameters,
-                samplesNsPerItem: s, medianNsPerItem: median(s), minNsPerItem: s.min() ?? 0, maxNsPerItem: s.max() ?? 0,
-                iterations: iterations[name] ?? [], error: errors[name])
-        }
-        addBaselineRatios(&out)
-        return out
-    }
-
-    static func nanoseconds(per unit: String) -> Double {
-        switch unit {
-        case "us": return 1e3
-        case "ms": return 1e6
-        case "s": return 1e9
-        default: return 1
-        }
-    }
-
     /// Fills the floor, reference, chain and `relativeTo` ratios from benchmarks of the same run.
-    static func addBaselineRatios(_ summaries: inout [BenchmarkSummary]) {
+    package static func addBaselineRatios(_ summaries: inout [BenchmarkSummary]) {
         let index = Dictionary(summaries.enumerated().map { ($0.element.name, $0.offset) }, uniquingKeysWith: { a, _ in a })
         let byParameters = Dictionary(summaries.enumerated().map { ($0.element.parameters, $0.offset) },
                                       uniquingKeysWith: { a, _ in a })

@@ -7,23 +7,32 @@ public struct StrataBlock: Codable, Equatable {
     /// Bumped when a field changes meaning or disappears.
     public static let currentSchemaVersion = 1
 
+    /// The schema this block follows (`currentSchemaVersion` when written).
     public var schemaVersion: Int = StrataBlock.currentSchemaVersion
+    /// The program that wrote the report: always `strata-bench`.
     public var tool: String = "strata-bench"
     /// ISO 8601, UTC.
     public var createdAt: String
+    /// The machine, toolchain and build the figures come from.
     public var machine: MachineFingerprint
+    /// What the run was asked to do.
     public var options: RunOptions
     /// One per benchmark that ran: raw samples, medians and the ratios to its baselines.
     public var benchmarks: [BenchmarkSummary]
     /// How cost grows with N, per family of benchmarks that differ only in N.
     public var growth: [GrowthFit]
+    /// One per frame-time scene run (a scene run under several engines or strategies gives one each).
     public var scenes: [SceneResult]
+    /// Instruction, cache and malloc counts of the counted bodies (empty when none was counted).
     public var counts: [CountResult]
     /// One kernel timed by hand beside Google Benchmark's figure for it (Debian's library is
     /// a debug build: this shows whether that distorts timings).
     public var handTimedCheck: HandTimedCheck?
+    /// What the run could not do or does not trust, in sentences (no valgrind, a failed scene,
+    /// non-finite values Google Benchmark wrote).
     public var warnings: [String]
 
+    /// A block with the schema version and tool filled in.
     public init(createdAt: String, machine: MachineFingerprint, options: RunOptions, benchmarks: [BenchmarkSummary] = [],
                 growth: [GrowthFit] = [], scenes: [SceneResult] = [], counts: [CountResult] = [],
                 handTimedCheck: HandTimedCheck? = nil, warnings: [String] = []) {
@@ -41,14 +50,20 @@ public struct StrataBlock: Codable, Equatable {
 
 /// What the run was asked to do.
 public struct RunOptions: Codable, Equatable {
+    /// `--quick`: CI's short run (the quick subset, fewer repetitions, short scenes).
     public var quick: Bool
+    /// The suites selected, by name (`scenes` for the frame-time scenes).
     public var suites: [String]
+    /// `--filter`: the regular expression over benchmark names, if one was given.
     public var filter: String?
+    /// Repetitions of each benchmark (Google Benchmark's `--benchmark_repetitions`).
     public var repetitions: Int
+    /// Minimum time of each repetition, s (Google Benchmark's `--benchmark_min_time`).
     public var minTime: Double
     /// The arguments handed to Google Benchmark.
     public var googleBenchmarkArguments: [String]
 
+    /// Options as given.
     public init(quick: Bool, suites: [String], filter: String?, repetitions: Int, minTime: Double, googleBenchmarkArguments: [String]) {
         self.quick = quick
         self.suites = suites
@@ -61,15 +76,23 @@ public struct RunOptions: Codable, Equatable {
 
 /// One benchmark's figures, per item (per animation, change, lookup, layer, byte).
 public struct BenchmarkSummary: Codable, Equatable {
+    /// Google Benchmark's name: `suite/part/.../N`.
     public var name: String
+    /// The first component of the name (`frame`, `commit`, `lookup`, `tree`, `snapshot` ...).
     public var suite: String
+    /// What one item is (`animation`, `change`, `lookup`, `layer`, `byte` ...).
     public var item: String
+    /// Items one iteration processes: times are divided by it.
     public var itemsPerIteration: Int
+    /// The case's labels (`n`, `engine`, `strategy`, `width`, `floor`, `relativeTo` ...).
     public var parameters: [String: String]
     /// Wall time per item of each repetition, ns (Google Benchmark's `real_time` / items).
     public var samplesNsPerItem: [Double]
+    /// Median of `samplesNsPerItem`, ns.
     public var medianNsPerItem: Double
+    /// Fastest repetition, ns per item.
     public var minNsPerItem: Double
+    /// Slowest repetition, ns per item.
     public var maxNsPerItem: Double
     /// Iterations of each repetition.
     public var iterations: [Int]
@@ -93,6 +116,34 @@ public struct BenchmarkSummary: Codable, Equatable {
     public var ratioToRelative: Double?
     /// Google Benchmark's error (a failed precondition), when the benchmark did not run.
     public var error: String?
+
+    /// A summary with every figure given (the baseline ratios default to none).
+    public init(name: String, suite: String, item: String, itemsPerIteration: Int, parameters: [String: String],
+                samplesNsPerItem: [Double], medianNsPerItem: Double, minNsPerItem: Double, maxNsPerItem: Double,
+                iterations: [Int], floorNsPerItem: Double? = nil, ratioToFloor: Double? = nil,
+                referenceNsPerItem: Double? = nil, speedupOverReference: Double? = nil,
+                chainNsPerItem: Double? = nil, ratioToChain: Double? = nil, relativeNsPerItem: Double? = nil,
+                ratioToRelative: Double? = nil, error: String? = nil) {
+        self.name = name
+        self.suite = suite
+        self.item = item
+        self.itemsPerIteration = itemsPerIteration
+        self.parameters = parameters
+        self.samplesNsPerItem = samplesNsPerItem
+        self.medianNsPerItem = medianNsPerItem
+        self.minNsPerItem = minNsPerItem
+        self.maxNsPerItem = maxNsPerItem
+        self.iterations = iterations
+        self.floorNsPerItem = floorNsPerItem
+        self.ratioToFloor = ratioToFloor
+        self.referenceNsPerItem = referenceNsPerItem
+        self.speedupOverReference = speedupOverReference
+        self.chainNsPerItem = chainNsPerItem
+        self.ratioToChain = ratioToChain
+        self.relativeNsPerItem = relativeNsPerItem
+        self.ratioToRelative = ratioToRelative
+        self.error = error
+    }
 }
 
 extension BenchmarkSummary {
@@ -110,6 +161,7 @@ extension BenchmarkSummary {
 public struct GrowthFit: Codable, Equatable {
     /// The family: the parameters the benchmarks share (all but N).
     public var family: String
+    /// The suite of the family's benchmarks.
     public var suite: String
     /// (N, median ns per iteration) points, by N.
     public var points: [[Double]]
@@ -125,25 +177,35 @@ public struct GrowthFit: Codable, Equatable {
 
 /// Deterministic counts per item of one benchmark body.
 public struct CountResult: Codable, Equatable {
+    /// The counted benchmark's name.
     public var name: String
+    /// What one item is (as in `BenchmarkSummary.item`).
     public var item: String
+    /// Items one iteration of the body processes: counts are divided by it.
     public var itemsPerIteration: Int
     /// Iterations counted.
     public var iterations: Int
     /// Instructions per item under callgrind (collection toggled around the body only); nil
     /// when valgrind is not available.
     public var instructionsPerItem: Double?
-    /// Callgrind's cache simulation of the same body (nil without valgrind, and in reports
-    /// written before it): first-level misses (instruction + data), last-level misses, and
-    /// the estimated cycles CodSpeed and iai-callgrind define from them,
-    /// L1 hits + 5 x LL hits + 35 x RAM accesses (`CacheCounts.estimatedCycles`).
+    // Callgrind's cache simulation of the same body (nil without valgrind, and in reports
+    // written before it):
+    /// First-level cache misses (instruction + data reads and writes) per item.
     public var l1MissesPerItem: Double?
+    /// Last-level cache misses (accesses that went to memory) per item.
     public var llMissesPerItem: Double?
+    /// Estimated cycles per item as CodSpeed and iai-callgrind define them from the simulation:
+    /// L1 hits + 5 x LL hits + 35 x RAM accesses (`CallgrindCounts.estimatedCycles`).
     public var estimatedCyclesPerItem: Double?
+    /// Allocation calls (malloc, calloc, realloc and the aligned forms) per item, counted in
+    /// this process by the malloc interposer (CAllocationCounter).
     public var mallocsPerItem: Double
+    /// free calls per item.
     public var freesPerItem: Double
+    /// Bytes requested from the malloc family per item.
     public var bytesAllocatedPerItem: Double
 
+    /// Counts as measured; non-finite instruction and cache figures become nil.
     public init(name: String, item: String, itemsPerIteration: Int, iterations: Int, instructionsPerItem: Double?,
                 l1MissesPerItem: Double? = nil, llMissesPerItem: Double? = nil, estimatedCyclesPerItem: Double? = nil,
                 mallocsPerItem: Double, freesPerItem: Double, bytesAllocatedPerItem: Double) {
@@ -163,13 +225,18 @@ public struct CountResult: Codable, Equatable {
 
 /// Google Benchmark's timing of one kernel beside the same kernel timed by hand.
 public struct HandTimedCheck: Codable, Equatable {
+    /// The benchmark timed both ways.
     public var benchmark: String
+    /// Google Benchmark's median, ns per item.
     public var googleBenchmarkNsPerItem: Double
+    /// The same body timed with a plain clock loop, ns per item.
     public var handTimedNsPerItem: Double
     /// google / hand: near 1 means the debug-built library does not distort the figure.
     public var ratio: Double
+    /// How the hand timing was taken, in words.
     public var method: String
 
+    /// A check; `ratio` is computed (0 when it is not finite).
     public init(benchmark: String, googleBenchmarkNsPerItem: Double, handTimedNsPerItem: Double, method: String) {
         self.benchmark = benchmark
         self.googleBenchmarkNsPerItem = googleBenchmarkNsPerItem
@@ -180,10 +247,10 @@ public struct HandTimedCheck: Codable, Equatable {
 }
 
 /// Finite or nil: the JSON stays strict.
-@inline(__always) func finite(_ x: Double) -> Double? { x.isFinite ? x : nil }
+@inline(__always) package func finite(_ x: Double) -> Double? { x.isFinite ? x : nil }
 
 /// Median of a non-empty array (mean of the middle two for even counts).
-func median(_ xs: [Double]) -> Double {
+package func median(_ xs: [Double]) -> Double {
     let s = xs.sorted()
     guard !s.isEmpty else { return 0 }
     return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2

@@ -1,6 +1,6 @@
 // libFuzzer target: the scene-file reader (`strata-bench run --scene`, `scene validate`).
-// Built by scripts/fuzz-parsers with StrataScript's sources:
-//   swiftc -sanitize=fuzzer,address -parse-as-library Fuzz/FuzzScene.swift Sources/StrataScript/*.swift
+// Built by scripts/fuzz-parsers with StrataScript's target:
+//   swiftc -sanitize=fuzzer,address -parse-as-library Tests/Fuzz/FuzzScene.swift Sources/StrataScript/*.swift
 // Any input must load or be refused with problems that have a position; a loaded scene must
 // generate frames whose operations name only layers it made.
 import Foundation

@@ -3,26 +3,35 @@ import Foundation
 /// What a timing depends on besides the code: the machine, the toolchain, the build and the
 /// tools that were there. Two runs compare on time only when their `timingKey`s match.
 public struct MachineFingerprint: Codable, Equatable {
+    /// `model name` from /proc/cpuinfo.
     public var cpuModel: String
+    /// Active processors.
     public var cores: Int
     /// The CPU flags that change codegen or measurement (avx2, fma, avx512f, ...).
     public var cpuFlags: [String]
+    /// Physical memory (MemTotal), bytes.
     public var memoryBytes: UInt64
+    /// `uname -sr`.
     public var kernel: String
+    /// The first line of `swift --version`.
     public var swiftVersion: String
+    /// `git rev-parse HEAD` of the working directory, or `unknown`.
     public var gitCommit: String
+    /// Tracked files had uncommitted changes.
     public var gitDirty: Bool
     /// `release` or `debug` (debug timings are not worth comparing).
     public var buildConfiguration: String
     /// Codegen flags the engine was compiled with (`-target-cpu haswell` in release).
     public var buildFlags: String
-    /// Debian's libbenchmark version and the build type it reports (`debug` on Debian).
+    /// Debian's libbenchmark-dev package version (`dpkg-query`), or `unknown`.
     public var googleBenchmarkVersion: String
+    /// The build type Google Benchmark reports in its context (`debug` on Debian).
     public var googleBenchmarkBuildType: String
     /// `valgrind --version`, or nil.
     public var valgrind: String?
     /// Whether `perf stat -e instructions` works here (hardware counters in this VM).
     public var perfAvailable: Bool
+    /// The host's name (several hosts may share a `timingKey`).
     public var hostname: String
 
     /// The fields a time comparison requires equal.
@@ -71,7 +80,7 @@ public struct MachineFingerprint: Codable, Equatable {
     }
 
     /// Output of a command found on PATH, or nil if it is missing or (unless allowed) fails.
-    static func run(_ tool: String, _ arguments: [String], allowFailure: Bool = false) -> String? {
+    package static func run(_ tool: String, _ arguments: [String], allowFailure: Bool = false) -> String? {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         p.arguments = [tool] + arguments

@@ -4,6 +4,8 @@ import Foundation
 /// against the reference engine and the bandwidth floor, commit cost per change, and each
 /// lookup strategy against `chain`. Printed after a run and pasted into notes.
 public enum Headline {
+    /// The headline tables of `block` (frame, commit, lookup, snapshot), the scene lines and
+    /// the counts, as Markdown; suites that did not run are left out.
     public static func markdown(_ block: StrataBlock) -> String {
         var lines: [String] = []
         func ns(_ x: Double?) -> String {

@@ -26,21 +26,29 @@ public enum Verdict: String, Codable, Equatable, CaseIterable {
     case inconclusive
 }
 
-/// One row of a comparison: a benchmark's time, or a body's instruction or malloc count.
+/// One row of a comparison: a benchmark's time, a body's count, or a paired scene's figure.
 public struct ComparisonRow: Codable, Equatable {
+    /// The benchmark or counted body (`scene/NAME` for a scene's figures).
     public var name: String
-    /// `time` (ns per item), `instructions` or `mallocs` (per item).
+    /// `time` (ns per item); the counts per item `instructions`, `estimated-cycles`,
+    /// `l1-misses`, `ll-misses` and `mallocs`; a paired scene's `p50`, `p99` (ms) and `hitch`
+    /// (ms/s).
     public var metric: String
+    /// The baseline's figure in the metric's unit (a median for times; nil: only in the head).
     public var baseline: Double?
+    /// The head's figure in the metric's unit (nil: only in the baseline).
     public var head: Double?
-    /// head / baseline - 1 (medians for times): +0.10 is 10% worse.
+    /// head / baseline - 1 (of the medians for unpaired times, the median of the rounds'
+    /// ratios for paired ones; a difference in ms/s for `hitch`): +0.10 is 10% worse.
     public var change: Double?
-    /// Bootstrap 95% interval of the ratio of medians, minus 1 (times only).
+    /// Low end of the bootstrap 95% interval of `change` (times and paired figures only).
     public var ciLow: Double?
+    /// High end of the bootstrap 95% interval of `change`.
     public var ciHigh: Double?
     /// Two-sided Mann–Whitney U p-value on the repetitions (unpaired times), or the exact
     /// sign test's on the rounds (paired).
     public var pValue: Double?
+    /// What the evidence says.
     public var verdict: Verdict
     /// The A/A noise band the verdict was judged against (a relative change, or ms/s for the
     /// hitch ratio): a difference inside it is never a regression. Nil for counts.
@@ -72,6 +80,7 @@ public struct ComparisonRow: Codable, Equatable {
         verdict == .inconclusive && basis == "unpaired" ? "inconclusive (unpaired)" : verdict.rawValue
     }
 
+    /// A row; non-finite figures but `baseline` and `head` become nil.
     public init(name: String, metric: String, baseline: Double?, head: Double?, change: Double?, ciLow: Double? = nil,
                 ciHigh: Double? = nil, pValue: Double? = nil, verdict: Verdict, band: Double? = nil, basis: String? = nil,
                 rounds: Int? = nil) {
@@ -92,7 +101,9 @@ public struct ComparisonRow: Codable, Equatable {
 
 /// A whole comparison, as `compare` prints it and the HTML report draws it.
 public struct Comparison: Codable, Equatable {
+    /// The baseline report's path as given (for a paired run, the base build's label).
     public var baselinePath: String
+    /// The head report's path as given (for a paired run, the head build's label).
     public var headPath: String
     /// Relative change that counts for times (0.05 = 5%).
     public var timeThreshold: Double
@@ -102,8 +113,10 @@ public struct Comparison: Codable, Equatable {
     public var sameMachine: Bool
     /// Said plainly when times were not compared, or other caveats.
     public var notes: [String]
+    /// One row per metric compared.
     public var rows: [ComparisonRow]
 
+    /// A comparison as made.
     public init(baselinePath: String, headPath: String, timeThreshold: Double, countThreshold: Double,
                 sameMachine: Bool, notes: [String], rows: [ComparisonRow]) {
         self.baselinePath = baselinePath

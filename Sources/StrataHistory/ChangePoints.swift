@@ -1,13 +1,14 @@
 import Foundation
+import StrataReportModel
 
 /// Where a series of per-commit figures stepped: the first index of the new level, the
 /// medians either side, and how sure the test is.
 public struct ChangePoint: Codable, Equatable {
     /// The first index of the new segment (the commit where the step happened).
     public var index: Int
-    /// Medians of the segment before and of the segment from `index` (to the next change
-    /// point or the end).
+    /// Median of the segment before `index` (from the previous change point or the start).
     public var before: Double
+    /// Median of the segment from `index` (to the next change point or the end).
     public var after: Double
     /// after / before - 1; nil when `before` is 0 (a step from nothing, e.g. 0 → 1 malloc).
     public var relativeChange: Double?
@@ -15,6 +16,7 @@ public struct ChangePoint: Codable, Equatable {
     /// statistic reached the observed one) / (1 + permutations).
     public var pValue: Double
 
+    /// A change point as found.
     public init(index: Int, before: Double, after: Double, relativeChange: Double?, pValue: Double) {
         self.index = index
         self.before = before
@@ -67,6 +69,8 @@ public struct ChangePointDetector: Equatable {
     /// Seed of the permutation test.
     public var seed: UInt64
 
+    /// A detector with these settings (the segment and permutations at least 1, the change at
+    /// least 0).
     public init(minimumSegment: Int = 3, permutations: Int = 199, significance: Double = 0.05,
                 minimumRelativeChange: Double = 0.01, seed: UInt64 = 0x5EED_C4A9) {
         self.minimumSegment = max(1, minimumSegment)

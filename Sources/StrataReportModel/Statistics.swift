@@ -67,7 +67,9 @@ public enum Statistics {
 /// A small, fast, seedable generator (Steele, Lea, Flood: SplitMix64).
 public struct SplitMix64 {
     var state: UInt64
+    /// A generator whose stream is fixed by `seed`.
     public init(seed: UInt64) { state = seed }
+    /// The next 64 random bits.
     public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state

@@ -1,28 +1,44 @@
 import Foundation
 
-/// One frame-time scene's figures (times in ms).
+/// One frame-time scene's figures (times in ms). A frame's time is all of it: the app's changes,
+/// commit, render, snapshot and endFrame. Percentiles come from an HdrHistogram (3 significant
+/// digits); `max` and `mean` are exact.
 public struct SceneResult: Codable, Equatable {
+    /// The run's name in the report: the scene's, or the label the run was given (which may
+    /// add the engine and strategy, e.g. `app-10k/reference`).
     public var name: String
     /// What the scene does, in a sentence.
     public var description: String
+    /// Layers in the scene's tree, the root included.
     public var layers: Int
     /// Frames recorded (warm-up excluded).
     public var frames: Int
+    /// Frames played before recording began (not in any figure).
     public var warmupFrames: Int
+    /// Median frame time, ms.
     public var p50: Double
+    /// 90th percentile of frame time, ms.
     public var p90: Double
+    /// 99th percentile of frame time, ms.
     public var p99: Double
+    /// 99.9th percentile of frame time, ms.
     public var p999: Double
+    /// The slowest frame, ms.
     public var max: Double
+    /// Mean frame time, ms.
     public var mean: Double
-    /// The frame's own part (commit + render + snapshot + endFrame).
+    /// Median of the frame's own part (commit + render + snapshot + endFrame), ms.
     public var renderP50: Double
+    /// 99th percentile of the frame's own part, ms.
     public var renderP99: Double
-    /// The render snapshot's part alone (nil: the scene took none; reports before snapshots).
+    /// Median of the render snapshot's part alone, ms (nil: the scene took none; reports
+    /// before snapshots).
     public var snapshotP50: Double?
+    /// 99th percentile of the render snapshot's part alone, ms (nil as `snapshotP50`).
     public var snapshotP99: Double?
-    /// Shares of frames within 16.67 ms (60 Hz) and 8.33 ms (120 Hz).
+    /// Share of frames within 16.67 ms (the 60 Hz budget), 0 to 1.
     public var withinBudget16: Double
+    /// Share of frames within 8.33 ms (the 120 Hz budget), 0 to 1.
     public var withinBudget8: Double
     /// Refreshes a 60 Hz display would have missed.
     public var droppedFrames: Int
@@ -34,32 +50,80 @@ public struct SceneResult: Codable, Equatable {
     /// 60 Hz budget (negative: it made its deadline), ms, the same CPU-side approximation (nil
     /// in reports written before it).
     public var frameOverrunMs: FrameOverrun?
-    /// HdrHistogram buckets: [upper value ns, count], logarithmic (10 µs, x1.1).
+    /// HdrHistogram buckets of frame time: [upper value ns, count], logarithmic (10 µs, x1.1),
+    /// empty buckets left out.
     public var histogram: [[Double]]
-    /// Every frame's time (the first 20,000), for the timeline.
+    /// Every recorded frame's time, ms, in order (the first 20,000), for the timeline.
     public var frameTimesMs: [Double]
     /// The engine's store sizes and the process's resident memory through the run (nil in
     /// reports written before they were recorded).
     public var memory: SceneMemory?
     /// The scene's player (an HTML file beside the report, by its name), when written.
     public var player: String?
-    /// The scene this is a run of (`name` may add the engine and strategy), the engine
-    /// (fast, reference), its action lookup strategy, the scene file and its parameters'
-    /// values (nil in reports written before scene files).
+    // Which run of which scene (nil in reports written before scene files):
+    /// The scene this is a run of (`name` may add the engine and strategy).
     public var scene: String?
+    /// The engine that ran it: `fast` or `reference`.
     public var engine: String?
+    /// The engine's action lookup strategy during the run (`chain`, `interned`, `cached`).
     public var strategy: String?
+    /// The scene file it was read from (nil for scenes written in Swift).
     public var file: String?
+    /// The scene file's parameters and the values they had.
     public var parameters: [String: Double]?
+
+    /// A result with every figure given (the optional ones default to none).
+    public init(name: String, description: String, layers: Int, frames: Int, warmupFrames: Int, p50: Double,
+                p90: Double, p99: Double, p999: Double, max: Double, mean: Double, renderP50: Double,
+                renderP99: Double, snapshotP50: Double? = nil, snapshotP99: Double? = nil, withinBudget16: Double,
+                withinBudget8: Double, droppedFrames: Int, hitchMsPerSecond: Double,
+                frameOverrunMs: FrameOverrun? = nil, histogram: [[Double]], frameTimesMs: [Double],
+                memory: SceneMemory? = nil, player: String? = nil, scene: String? = nil, engine: String? = nil,
+                strategy: String? = nil, file: String? = nil, parameters: [String: Double]? = nil) {
+        self.name = name
+        self.description = description
+        self.layers = layers
+        self.frames = frames
+        self.warmupFrames = warmupFrames
+        self.p50 = p50
+        self.p90 = p90
+        self.p99 = p99
+        self.p999 = p999
+        self.max = max
+        self.mean = mean
+        self.renderP50 = renderP50
+        self.renderP99 = renderP99
+        self.snapshotP50 = snapshotP50
+        self.snapshotP99 = snapshotP99
+        self.withinBudget16 = withinBudget16
+        self.withinBudget8 = withinBudget8
+        self.droppedFrames = droppedFrames
+        self.hitchMsPerSecond = hitchMsPerSecond
+        self.frameOverrunMs = frameOverrunMs
+        self.histogram = histogram
+        self.frameTimesMs = frameTimesMs
+        self.memory = memory
+        self.player = player
+        self.scene = scene
+        self.engine = engine
+        self.strategy = strategy
+        self.file = file
+        self.parameters = parameters
+    }
 }
 
 /// Percentiles of frame overrun (frame time minus the budget), ms, as Android's
 /// FrameTimingMetric reports them.
 public struct FrameOverrun: Codable, Equatable {
+    /// Median overrun, ms (negative: the median frame made its deadline).
     public var p50: Double
+    /// 90th percentile of overrun, ms.
     public var p90: Double
+    /// 95th percentile of overrun, ms.
     public var p95: Double
+    /// 99th percentile of overrun, ms.
     public var p99: Double
+    /// Percentiles as computed (nearest rank over every recorded frame).
     public init(p50: Double, p90: Double, p95: Double, p99: Double) {
         self.p50 = p50
         self.p90 = p90
@@ -72,9 +136,15 @@ extension SceneResult {
     /// Apple's bands for the hitch time ratio (Xcode Organizer's scroll hitch rate): good
     /// under 5 ms/s, warning from 5 to 10, critical above 10.
     public enum HitchRating: String, Codable {
-        case good, warning, critical
+        /// Under 5 ms/s.
+        case good
+        /// 5 to 10 ms/s.
+        case warning
+        /// Above 10 ms/s.
+        case critical
     }
 
+    /// `hitchMsPerSecond` in Apple's bands.
     public var hitchRating: HitchRating {
         hitchMsPerSecond < 5 ? .good : hitchMsPerSecond <= 10 ? .warning : .critical
     }
@@ -85,13 +155,17 @@ extension SceneResult {
 public struct SceneMemory: Codable, Equatable {
     /// One reading: after `frame` frames (warm-up included).
     public struct Sample: Codable, Equatable {
+        /// Frames played when the reading was taken.
         public var frame: Int
         /// Resident set of the whole process (/proc/self/statm).
         public var residentBytes: Int
         /// The engine's stores (capacities): layers, animations and timing entries.
         public var storeBytes: Int
+        /// Live layers.
         public var layers: Int
+        /// Running animations.
         public var animations: Int
+        /// A reading as taken.
         public init(frame: Int, residentBytes: Int, storeBytes: Int, layers: Int, animations: Int) {
             self.frame = frame
             self.residentBytes = residentBytes
@@ -103,14 +177,17 @@ public struct SceneMemory: Codable, Equatable {
 
     /// Readings at the end of the warm-up, every tenth of the run, and at the end.
     public var samples: [Sample]
-    /// Layer-store bytes per live layer, and animation and timing-store bytes per running
-    /// animation, at the end of the run (capacities, so slack included).
+    /// Layer-store bytes per live layer at the end of the run (capacities, so slack included).
     public var bytesPerLayer: Double
+    /// Animation- and timing-store bytes per running animation at the end of the run
+    /// (capacities, so slack included).
     public var bytesPerAnimation: Double
-    /// The largest reading of each, after the warm-up.
+    /// The largest resident set of the readings (from the end of the warm-up on), bytes.
     public var peakResidentBytes: Int
+    /// The largest store size of the readings (from the end of the warm-up on), bytes.
     public var peakStoreBytes: Int
 
+    /// The figures of `samples`; the peaks are computed from them.
     public init(samples: [Sample], bytesPerLayer: Double, bytesPerAnimation: Double) {
         self.samples = samples
         self.bytesPerLayer = bytesPerLayer
@@ -133,22 +210,3 @@ public struct SceneMemory: Codable, Equatable {
         return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
     }
 }
-
-/// How one run of a scene goes.
-public struct SceneRunSettings {
-    /// The scene's short run (`quickFrames`) instead of `frames`.
-    public var quick = false
-    /// Frames to time, overriding both.
-    public var frames: Int?
-    /// The engine's action lookup strategy for the run (nil: the engine's default).
-    public var strategy: String?
-    /// The name the result is reported under (default: the scene's name).
-    public var label: String?
-    public init(quick: Bool = false, frames: Int? = nil, strategy: String? = nil, label: String? = nil) {
-        self.quick = quick
-        self.frames = frames
-        self.strategy = strategy
-        self.label = label
-    }
-}
-

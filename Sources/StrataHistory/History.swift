@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import StrataReportModel
 
 /// The benchmark history: every report CI adds (`strata-bench history add`), as figures per
 /// run in one SQLite file, read back as per-commit series with their change points
@@ -42,7 +43,9 @@ public final class HistoryStore {
 
     /// A report added, or found already there (same created_at, commit and machine).
     public enum AddResult: Equatable {
+        /// Added as run `runID`, with `results` figures.
         case added(runID: Int64, results: Int)
+        /// Already there as run `runID`; nothing was written.
         case alreadyPresent(runID: Int64)
     }
 
@@ -50,14 +53,18 @@ public final class HistoryStore {
     public struct Series: Codable, Equatable {
         /// A commit's figure: the median over its runs.
         public struct Point: Codable, Equatable {
+            /// The commit (`git rev-parse HEAD` of its runs).
             public var commit: String
             /// The runs had uncommitted changes (a separate point from the clean commit).
             public var dirty: Bool
             /// created_at (ISO 8601) of the commit's first run.
             public var firstSeen: String
+            /// The median of the commit's runs, in the series' unit.
             public var value: Double
+            /// Runs of this commit the value comes from.
             public var runs: Int
 
+            /// A point as given.
             public init(commit: String, dirty: Bool, firstSeen: String, value: Double, runs: Int) {
                 self.commit = commit
                 self.dirty = dirty
@@ -72,18 +79,24 @@ public final class HistoryStore {
             public var firstSeenDate: Date? { ISO8601DateFormatter().date(from: firstSeen) }
         }
 
+        /// The benchmark or counted body (`scene/NAME` for a scene).
         public var name: String
+        /// The `HistoryMetric` raw value (`time`, `instructions`, `p99` ...).
         public var metric: String
+        /// The machine's `MachineFingerprint.timingKey`.
         public var machineKey: String
         /// By the first run of each commit (created_at, then the order added).
         public var points: [Point]
 
+        /// The points' values, in order.
         public var values: [Double] { points.map(\.value) }
+        /// The metric's unit (empty for a metric this version does not know).
         public var unit: String { HistoryMetric(rawValue: metric)?.unit ?? "" }
     }
 
     /// A series' last commits and where they stepped.
     public struct Trend: Codable, Equatable {
+        /// The series, cut to its last commits.
         public var series: Series
         /// Indices into `series.points`.
         public var changePoints: [ChangePoint]
@@ -96,14 +109,19 @@ public final class HistoryStore {
 
     /// A machine (timing key) the history has runs of.
     public struct Machine: Codable, Equatable {
+        /// The `MachineFingerprint.timingKey`.
         public var key: String
         /// `HistoryStore.machineID(key)`.
         public var id: String
+        /// Runs recorded on it.
         public var runs: Int
+        /// Distinct commits it ran (a dirty tree counted apart from its clean commit).
         public var commits: Int
+        /// The hosts its runs came from, sorted.
         public var hostnames: [String]
-        /// created_at of its first and last run.
+        /// created_at of its first run.
         public var firstRun: String
+        /// created_at of its last run.
         public var lastRun: String
         /// The fingerprint recorded with its last run (nil if unreadable).
         public var fingerprint: MachineFingerprint?
@@ -485,16 +503,26 @@ public final class HistoryStore {
 
 /// The figures the history keeps per run, and their units.
 public enum HistoryMetric: String, CaseIterable, Codable {
+    /// A benchmark's median time, ns per item.
     case time
+    /// A counted body's instructions per item (callgrind).
     case instructions
+    /// A counted body's estimated cycles per item (callgrind's cache simulation).
     case estimatedCycles = "estimated-cycles"
+    /// A counted body's first-level cache misses per item.
     case l1Misses = "l1-misses"
+    /// A counted body's last-level cache misses per item.
     case llMisses = "ll-misses"
+    /// A counted body's allocation calls per item.
     case mallocs
+    /// A scene's median frame time, ms.
     case p50
+    /// A scene's 99th-percentile frame time, ms.
     case p99
+    /// A scene's hitch time ratio, ms/s.
     case hitch
 
+    /// The unit the values are in, as the command line and the report print it.
     public var unit: String {
         switch self {
         case .time: return "ns/item"
@@ -510,6 +538,7 @@ public enum HistoryMetric: String, CaseIterable, Codable {
 
 /// What went wrong with the history, by kind (the commands map kinds to exit statuses).
 public struct HistoryError: Error, CustomStringConvertible {
+    /// The kinds of failure.
     public enum Kind: Equatable {
         /// No database at the path.
         case missing
@@ -520,12 +549,16 @@ public struct HistoryError: Error, CustomStringConvertible {
         /// SQLite failed otherwise (full disk, locked past the timeout, ...).
         case sqlite
     }
+    /// Which kind of failure.
     public var kind: Kind
+    /// What went wrong, naming the file.
     public var description: String
-    /// sqlite3_errmsg and the result code, when SQLite reported the error.
+    /// sqlite3_errmsg, when SQLite reported the error.
     public var sqliteMessage: String?
+    /// SQLite's result code, when SQLite reported the error.
     public var sqliteCode: Int32?
 
+    /// An error of `kind`; `sqlite` and `code` are SQLite's message and result code, if any.
     public init(_ kind: Kind, _ description: String, sqlite: String? = nil, code: Int32? = nil) {
         self.kind = kind
         self.description = description
