@@ -93,7 +93,7 @@ extension CALayer {
     /// Every lane property's presentation value.
     func presentationSnapshot() -> [Double] { snapshotLanes(engine.layers.presentation, row: row) }
 
-    private func snapshotLanes(_ cols: borrowing Column<UnsafeMutablePointer<Double>?>, row: Int32) -> [Double] {
+    private func snapshotLanes(_ cols: Column<UnsafeMutablePointer<Double>?>, row: Int32) -> [Double] {
         var s = PropertyTable.defaultSnapshot
         let i = Int(row)
         for p in 0..<PropertyTable.count {

@@ -107,6 +107,8 @@ final class AnimationStore {
 
     init() {}
 
+    deinit { records.free(); freeRecords.free(); firstOfLayer.free(); lastOfLayer.free() }
+
     var liveCount: Int { records.count - freeRecords.count }
 
     func nextAnonymousKey() -> Int32 { anonymousKey -= 1; return anonymousKey }

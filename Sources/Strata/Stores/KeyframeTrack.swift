@@ -253,6 +253,13 @@ final class KeyframeTrack {
         angle = Column(capacity: c, fill: .nan)
     }
 
+    deinit {
+        layer.free(); timing.free(); record.free(); flags.free(); segmentStart.free(); timeStart.free()
+        coefficientStart.free(); arcStart.free(); segmentCount.free(); lastSegment.free()
+        span.free(); scratch.free(); angle.free()
+        times.free(); curves.free(); coefficients.free(); arcs.free()
+    }
+
     private func grow() {
         let c = capacity * 2
         layer.grow(to: c, fill: 0); timing.grow(to: c, fill: 0); record.grow(to: c, fill: -1); flags.grow(to: c, fill: 0)
@@ -316,7 +323,7 @@ final class KeyframeTrack {
                 arcStart[s] = Int32(ar.count); ar.append(from: arcs, a, n * arcLen)
             }
         }
-        // The old pools are freed as they are replaced (they own their memory).
+        times.free(); curves.free(); coefficients.free(); arcs.free()
         times = t; curves = cv; coefficients = co; arcs = ar
         garbage = 0
     }

@@ -48,6 +48,8 @@ final class LaneTrack {
     }
 
     deinit {
+        layer.free(); timing.free(); record.free(); compose.free()
+        from.free(); delta.free(); scratch.free(); runs.free()
         blockBuffer.deallocate()
         workerBuffer.deallocate()
     }

@@ -73,6 +73,9 @@ final class LayerStore {
             model[p]?.deallocate()
             presentation[p]?.deallocate()
         }
+        parent.free(); firstChild.free(); lastChild.free(); nextSibling.free(); prevSibling.free()
+        childCount.free(); flags.free(); hints.free(); handle.free()
+        model.free(); presentation.free()
     }
 
     /// Rows in use.

@@ -93,6 +93,13 @@ final class TimingStore {
         justCompleted.reserveCapacity(64)
     }
 
+    deinit {
+        begin.free(); progress.free(); iteration.free(); childTime.free(); depth.free(); phase.free(); alive.free(); committed.free()
+        started.free(); completed.free(); refCount.free(); firstRecord.free(); delegateCount.free()
+        vectorKind.free(); vectorBlocks.free(); durationColumn.free(); speedColumn.free()
+        curveAX.free(); curveBX.free(); curveCX.free(); curveAY.free(); curveBY.free(); curveCY.free()
+    }
+
     var liveCount: Int { highWater - freeList.count }
     /// Bytes of the entry columns (capacity, not live entries): 13 doubles, 3 Int32 and 7
     /// one-byte columns per entry, the parameters, the block list and the curve table.
