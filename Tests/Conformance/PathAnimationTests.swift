@@ -279,6 +279,29 @@ final class PathAnimationTests: XCTestCase {
         assertTransform(try scene.presented().transform, zRotation(.pi), "level at the top, facing backwards")
     }
 
+    /// Rotating animations of several layers added interleaved (A, B, A): each layer turns by
+    /// the sum of its own animations' angles, however their slots are ordered.
+    func test_interleavedRotatingAnimationsTurnEachLayerByItsOwn() throws {
+        let scene = Scene(CALayer())
+        let other = CALayer()
+        withActionsDisabled { scene.root.addSublayer(other) }
+        let backwards = pathAnimation(elbow())
+        backwards.rotationMode = .rotateAutoReverse
+        add(backwards, to: scene.layer, forKey: "backwards")
+        let forwards = pathAnimation(elbow())
+        forwards.rotationMode = .rotateAuto
+        add(forwards, to: other, forKey: "forwards")
+        let again = pathAnimation(elbow())
+        again.rotationMode = .rotateAuto
+        add(again, to: scene.layer, forKey: "again")
+        scene.frame(at: 0.25)
+        assertTransform(try scene.presented().transform, zRotation(.pi), "heading +x: a half turn, then none on top")
+        assertTransform(try XCTUnwrap(other.presentation()).transform, CATransform3DIdentity, "heading +x: no turn")
+        scene.frame(at: 0.75)
+        assertTransform(try scene.presented().transform, zRotation(.pi / 2 + .pi + .pi / 2), "heading +y, both turned")
+        assertTransform(try XCTUnwrap(other.presentation()).transform, zRotation(.pi / 2), "heading +y: a quarter turn")
+    }
+
     func test_rotateAutoRotatesTheModelTransform() throws {
         let model = CATransform3D(m11: 2, m12: 0, m13: 0, m14: 0, m21: 0, m22: 3, m23: 0, m24: 0,
                                   m31: 0, m32: 0, m33: 1, m34: 0, m41: 10, m42: 20, m43: 0, m44: 1)
