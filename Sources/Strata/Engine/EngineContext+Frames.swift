@@ -192,7 +192,7 @@ extension EngineContext {
                     }
                     if width == 0 {
                         width = n
-                        if !(layer.customValues[key].map { LaneValue.write($0, kind: d.kind, width: n, into: value) } ?? false) {
+                        if layer.customValues[key].flatMap({ LaneValue.write($0, kind: d.kind, width: n, into: value) }) != n {
                             for c in 0..<n { value[c] = 0 }
                         }
                     }
@@ -230,14 +230,14 @@ extension EngineContext {
         // The turns of this frame, in a list kept between frames (no allocation once sized).
         rotationTurns.removeAll(keepingCapacity: true)
         var sorted = true
-        var lastRow = Int32.min, lastSequence = UInt64.min
+        var last: RotationTurn = (Int32.min, UInt64.min, 0)
         for i in 0..<animations.keyframeTracks.count {
             let t = animations.keyframeTracks[i]
             for s in 0..<t.count where t.flags[s] & SlotFlags.rotate != 0 {
-                let row = t.layer[s], sequence = animations.records[Int(t.record[s])].sequence
-                if row != lastRow ? row < lastRow : sequence < lastSequence { sorted = false }
-                lastRow = row; lastSequence = sequence
-                rotationTurns.append((row, sequence, t.angle[s]))
+                let turn: RotationTurn = (t.layer[s], animations.records[Int(t.record[s])].sequence, t.angle[s])
+                if EngineContext.turnPrecedes(turn, last) { sorted = false }
+                last = turn
+                rotationTurns.append(turn)
             }
         }
         if !sorted { sortTurns() }
@@ -288,8 +288,7 @@ extension EngineContext {
     }
 
     @inline(__always)
-    private static func turnPrecedes(_ x: (row: Int32, sequence: UInt64, angle: Double),
-                                     _ y: (row: Int32, sequence: UInt64, angle: Double)) -> Bool {
+    private static func turnPrecedes(_ x: RotationTurn, _ y: RotationTurn) -> Bool {
         x.row != y.row ? x.row < y.row : x.sequence < y.sequence
     }
 

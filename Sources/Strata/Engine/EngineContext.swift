@@ -58,7 +58,7 @@ final class EngineContext {
     /// `render()`'s scratch, kept between frames so a frame allocates nothing: custom keys
     /// composed this frame, and the path-rotation turns of this frame.
     @exclusivity(unchecked) var customComposed = Set<Int64>()
-    @exclusivity(unchecked) var rotationTurns: [(row: Int32, sequence: UInt64, angle: Double)] = []
+    @exclusivity(unchecked) var rotationTurns: [RotationTurn] = []
     /// Stop callbacks of replaced animations, delivered once the replacement is added.
     @exclusivity(unchecked) var deferredStops: [(CAAnimation, Bool)] = []
     /// Open `StrataDiagnostics.capture` scopes of this thread.
@@ -193,3 +193,7 @@ private let contextKey: pthread_key_t = {
     }
     return key
 }()
+
+/// One rotating path animation's turn this frame: its layer row, its add order and the
+/// tangent angle (NaN when it adds nothing).
+typealias RotationTurn = (row: Int32, sequence: UInt64, angle: Double)

@@ -20,30 +20,8 @@ enum LaneValue {
     /// A nil colour becomes NaN lanes (the model's "no colour").
     static func lanes(_ v: Any?, kind: ValueKind, width: Int) -> [Double]? {
         guard let v else { return kind == .color ? PropertyTable.nilColor : nil }
-        if let s = v as? StrataValue { return s.lanes.count == width ? s.lanes : nil }
-        switch kind {
-        case .cgFloat, .float, .bool, .timing:
-            return scalar(v).map { [$0] }
-        case .point:
-            if let p = v as? CGPoint { return [Double(p.x), Double(p.y)] }
-            return nil
-        case .size:
-            if let s = v as? CGSize { return [Double(s.width), Double(s.height)] }
-            return nil
-        case .rect:
-            if let r = v as? CGRect {
-                return [Double(r.origin.x), Double(r.origin.y), Double(r.size.width), Double(r.size.height)]
-            }
-            return nil
-        case .color:
-            if let c = v as? CGColor { let x = c.rgba; return [x[0], x[1], x[2], x[3]] }
-            return nil
-        case .transform:
-            if let t = v as? CATransform3D { return transformLanes(t) }
-            if let a = v as? CGAffineTransform { return transformLanes(CATransform3DMakeAffineTransform(a)) }
-            return nil
-        case .object:
-            return nil
+        return withUnsafeTemporaryAllocation(of: Double.self, capacity: 16) { buffer in
+            write(v, kind: kind, width: width, into: buffer.baseAddress!).map { Array(buffer[0..<$0]) }
         }
     }
 
@@ -61,40 +39,45 @@ enum LaneValue {
         l[12] = Double(t.m41); l[13] = Double(t.m42); l[14] = Double(t.m43); l[15] = Double(t.m44)
     }
 
-    /// Writes the `width` lanes of `v` (a value of `kind`) at `l`; false (nothing written)
-    /// when the type does not fit. The allocation-free form of `lanes(_:kind:width:)`.
-    static func write(_ v: Any, kind: ValueKind, width: Int, into l: UnsafeMutablePointer<Double>) -> Bool {
+    /// Writes the lanes of `v` (a value of `kind`) at `l`, which has room for 16, and returns
+    /// how many (the kind's own count; a `StrataValue` fits only with `width` lanes), or nil,
+    /// with nothing written, when the type does not fit. The allocation-free form of
+    /// `lanes(_:kind:width:)`.
+    static func write(_ v: Any, kind: ValueKind, width: Int, into l: UnsafeMutablePointer<Double>) -> Int? {
         if let s = v as? StrataValue {
-            guard s.lanes.count == width else { return false }
+            guard s.lanes.count == width else { return nil }
             for c in 0..<width { l[c] = s.lanes[c] }
-            return true
+            return width
         }
         switch kind {
         case .cgFloat, .float, .bool, .timing:
-            guard width == 1, let x = scalar(v) else { return false }
+            guard let x = scalar(v) else { return nil }
             l[0] = x
+            return 1
         case .point:
-            guard width == 2, let p = v as? CGPoint else { return false }
+            guard let p = v as? CGPoint else { return nil }
             l[0] = Double(p.x); l[1] = Double(p.y)
+            return 2
         case .size:
-            guard width == 2, let s = v as? CGSize else { return false }
+            guard let s = v as? CGSize else { return nil }
             l[0] = Double(s.width); l[1] = Double(s.height)
+            return 2
         case .rect:
-            guard width == 4, let r = v as? CGRect else { return false }
+            guard let r = v as? CGRect else { return nil }
             l[0] = Double(r.origin.x); l[1] = Double(r.origin.y); l[2] = Double(r.size.width); l[3] = Double(r.size.height)
+            return 4
         case .color:
-            guard width == 4, let c = v as? CGColor else { return false }
+            guard let c = v as? CGColor else { return nil }
             let x = c.rgba
             l[0] = x[0]; l[1] = x[1]; l[2] = x[2]; l[3] = x[3]
+            return 4
         case .transform:
-            guard width == 16 else { return false }
-            if let t = v as? CATransform3D { store(t, into: l) }
-            else if let a = v as? CGAffineTransform { store(CATransform3DMakeAffineTransform(a), into: l) }
-            else { return false }
+            if let t = v as? CATransform3D { store(t, into: l); return 16 }
+            if let a = v as? CGAffineTransform { store(CATransform3DMakeAffineTransform(a), into: l); return 16 }
+            return nil
         case .object:
-            return false
+            return nil
         }
-        return true
     }
 
     static func transform(_ l: UnsafePointer<Double>) -> CATransform3D {
