@@ -977,9 +977,10 @@ final class SceneReader {
                 problem(item, "a path element has one of move, line, quad, cubic")
                 continue
             }
+            // An unknown key was reported by `object`; it has no element to read.
+            guard let need = ["move": 2, "line": 2, "quad": 4, "cubic": 6][key] else { continue }
             guard let xs = array(vf, what: "the element's numbers") else { continue }
             let v = xs.compactMap { number($0) }
-            let need = ["move": 2, "line": 2, "quad": 4, "cubic": 6][key]!
             guard v.count == need, xs.count == need else { problem(vf, "\(key) takes \(need) numbers"); continue }
             switch key {
             case "move": out.append(.move(v[0], v[1]))
