@@ -27,18 +27,22 @@ let package = Package(
     targets: [
         // Core Graphics' value types, shared by both engines (re-exported by each).
         .target(name: "StrataGeometry", swiftSettings: release),
+        // Which subclasses override a method (read from vtables): both engines ask a layer's
+        // own action(forKey:) only when its class overrides it.
+        .target(name: "StrataOverrides", swiftSettings: release),
         // The render-ready frame (RenderSnapshot), the format both engines fill and pictures draw.
         .target(name: "StrataSnapshot", dependencies: ["StrataGeometry"], swiftSettings: release),
         .target(
             name: "Strata",
-            dependencies: ["StrataGeometry", "StrataSnapshot", "StrataScript", .product(name: "Logging", package: "swift-log"),
+            dependencies: ["StrataGeometry", "StrataSnapshot", "StrataScript", "StrataOverrides",
+                           .product(name: "Logging", package: "swift-log"),
                            .product(name: "HeapModule", package: "swift-collections")],
             swiftSettings: release
         ),
         // The same semantics written the classic way: the correctness oracle and baseline.
         .target(
             name: "StrataReference",
-            dependencies: ["StrataGeometry", "StrataSnapshot"],
+            dependencies: ["StrataGeometry", "StrataSnapshot", "StrataOverrides"],
             swiftSettings: release
         ),
         // Operation scripts both engines run: benchmark scenes and differential-fuzzing cases.

@@ -1,4 +1,5 @@
 import Foundation
+import StrataOverrides
 
 /// Something a layer runs in response to a property change or event (Core Animation's
 /// CAAction). Every `CAAnimation` is one: running it adds a copy to the layer under the key.
@@ -61,14 +62,37 @@ enum ActionLookupResult {
     case action(CAAction)
 }
 
+/// Which layer classes override `action(forKey:)` (read once from the class's vtable; when
+/// the metadata cannot be read, every subclass is taken to override it).
+enum ActionOverride {
+    private final class Overriding: CALayer {
+        override func action(forKey event: String) -> CAAction? { nil }
+    }
+    private final class Plain: CALayer {}
+    static let probe = MethodOverrideProbe(base: CALayer.self, overriding: Overriding.self, plain: Plain.self)
+
+    static func overrides(_ cls: CALayer.Type) -> Bool {
+        probe?.overrides(cls) ?? (cls != CALayer.self && cls != CAShapeLayer.self)
+    }
+}
+
+/// A lookup step's answer: nil continues, NSNull stops with no action.
+private func outcome(_ action: CAAction?) -> ActionLookupResult? {
+    guard let action else { return nil }
+    return action is NSNull ? ActionLookupResult.none : .action(action)
+}
+
 extension CALayer {
+    /// What a property change or event runs: the layer's own `action(forKey:)` when its class
+    /// overrides it (SEMANTICS.md, "One entry point"), else the chain itself.
+    func lookUpAction(forKey key: String) -> ActionLookupResult {
+        if ActionOverride.overrides(type(of: self)) { return outcome(action(forKey: key)) ?? .none }
+        return chainAction(forKey: key)
+    }
+
     /// The lookup chain of SEMANTICS.md, walked on the String key:
     /// delegate, `actions`, `style` (recursively), `defaultAction(forKey:)`, built-in action.
-    func lookUpAction(forKey key: String) -> ActionLookupResult {
-        func outcome(_ action: CAAction?) -> ActionLookupResult? {
-            guard let action else { return nil }
-            return action is NSNull ? ActionLookupResult.none : .action(action)
-        }
+    func chainAction(forKey key: String) -> ActionLookupResult {
         if let delegate, let found = outcome(delegate.action(for: self, forKey: key)) { return found }
         if let actions, let found = outcome(actions[key]) { return found }
         var style = self.style

@@ -124,6 +124,7 @@ extension ReferenceEngine {
         case (.components(let spec, let offset, let width), let basic as CABasicAnimation):
             let range = offset..<(offset + width)
             guard let (from, to) = endpoints(of: basic, kind: target.kind, width: width,
+                                             changing: isChanging(layer, spec.name),
                                              current: { Array(self.currentComponents(of: layer, spec.name)[range]) },
                                              model: { Array(layer.components(spec.name)[range]) }) else { return nil }
             var f = from, t = to
@@ -155,7 +156,7 @@ extension ReferenceEngine {
         case (.transformField(let spec, let field), let basic as CABasicAnimation):
             let currentTransform = Boxing.transform(currentComponents(of: layer, spec.name))
             let modelTransform = layer.transform3D(spec.name)
-            guard let (from, to) = endpoints(of: basic, kind: .cgFloat, width: 1,
+            guard let (from, to) = endpoints(of: basic, kind: .cgFloat, width: 1, changing: isChanging(layer, spec.name),
                                              current: { [field.value(in: currentTransform)] },
                                              model: { [field.value(in: modelTransform)] }) else { return nil }
             return .transformField(property: spec.name, field, from: from[0], to: to[0])
@@ -172,7 +173,7 @@ extension ReferenceEngine {
             }
             let currentComponents = currentValue.flatMap { Boxing.components($0, kind: kind, width: width) }
                 ?? modelComponents
-            guard let (from, to) = endpoints(of: basic, kind: kind, width: width,
+            guard let (from, to) = endpoints(of: basic, kind: kind, width: width, changing: isChanging(layer, key),
                                              current: { currentComponents }, model: { modelComponents }) else { return nil }
             return .custom(key: key, type: type, kind: kind, .endpoints(from: from, to: to))
         case (.custom(let key), let keyframes as CAKeyframeAnimation):
@@ -205,9 +206,17 @@ extension ReferenceEngine {
         return layer.currentComponents(key)
     }
 
+    /// Is a change of `key` on `layer` running its action?
+    func isChanging(_ layer: CALayer, _ key: String) -> Bool {
+        guard let change = changeInFlight else { return false }
+        return change.layer == ObjectIdentifier(layer) && change.key == key
+    }
+
     /// SEMANTICS.md's from/to/by table. nil (after a diagnostic) on values of the wrong type
     /// or not finite.
-    func endpoints(of animation: CABasicAnimation, kind: ValueKind, width: Int,
+    /// `changing`: the animation is the action of a change of its property: a nil `toValue`
+    /// after a `fromValue` ends at the new model value (what the change shows once committed).
+    func endpoints(of animation: CABasicAnimation, kind: ValueKind, width: Int, changing: Bool = false,
                    current: () -> [Double], model: () -> [Double]) -> ([Double], [Double])? {
         func convert(_ value: Any?, _ name: String) -> [Double]?? {
             guard let value else { return .some(nil) }
@@ -231,7 +240,7 @@ extension ReferenceEngine {
         case let (f?, t?, _): return (f, t)
         case let (f?, nil, b?): return (f, plus(f, b))
         case let (nil, t?, b?): return (minus(t, b), t)
-        case let (f?, nil, nil): return (f, current())
+        case let (f?, nil, nil): return (f, changing ? model() : current())
         case let (nil, t?, nil): return (current(), t)
         case let (nil, nil, b?):
             let c = current()

@@ -103,13 +103,17 @@ open class CALayer: NSObject, CAMediaTiming {
     /// action is returned as the CABasicAnimation / CATransition it stands for), or nil.
     open func action(forKey event: String) -> CAAction? {
         guard !isCopy else { return nil }
-        switch lookUpAction(forKey: event) {
+        switch chainAction(forKey: event) {
         case .none, .builtIn(.none): return nil
         case .action(let action): return action
         case .builtIn(.transition): return CATransition()
         case .builtIn(.basic):
             let animation = CABasicAnimation(keyPath: event)
             animation.timingFunction = CATransaction.animationTimingFunction() ?? CAMediaTimingFunction(name: .default)
+            // Asked before the model changes: the animation starts from the value shown now.
+            if let spec = PropertyCatalog.spec(event), spec.kind != .object, spec.kind != .timing {
+                animation.fromValue = Boxing.box(currentComponents(event), kind: spec.kind)
+            }
             return animation
         }
     }

@@ -87,7 +87,7 @@ extension SceneProgram {
         var parent: [Int: Int] = [:]
         for op in r.operations {
             switch op {
-            case let .makeLayer(id, _): layers.insert(id)
+            case let .makeLayer(id, _), let .makeOverridingLayer(id, _, _, _): layers.insert(id)
             case let .addSublayer(p, c), let .insertSublayer(p, c, _): parent[c] = p
             case let .removeFromSuperlayer(c): parent[c] = nil
             default: break

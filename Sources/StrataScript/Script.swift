@@ -12,6 +12,10 @@ public struct Script: Codable, Equatable, Sendable {
 public indirect enum Op: Codable, Equatable, Sendable {
     /// A new CALayer (or CAShapeLayer) known to the script as `id`.
     case makeLayer(id: Int, shape: Bool)
+    /// A layer of a subclass overriding `action(forKey:)`: the keys of `actions` are answered
+    /// from it, every other key by `super`, whose CABasicAnimation gets `superDuration` when
+    /// that is set (the documented way of adjusting the default action).
+    case makeOverridingLayer(id: Int, shape: Bool, actions: [String: ScriptBehavior], superDuration: Double?)
     case addSublayer(parent: Int, child: Int)
     case insertSublayer(parent: Int, child: Int, index: Int)
     case removeFromSuperlayer(layer: Int)

@@ -69,7 +69,17 @@ public struct ScriptGenerator {
     mutating func makeLayer() {
         let id = layerCount
         layerCount += 1
-        ops.append(.makeLayer(id: id, shape: chance(0.2)))
+        if chance(0.1) {
+            // A subclass overriding action(forKey:) (SEMANTICS.md, "One entry point").
+            var m: [String: ScriptBehavior] = [:]
+            for _ in 0..<Int.random(in: 0...2, using: &rng) {
+                m[pick(Self.scalarKeys + ["position", "backgroundColor", "progress", "onOrderIn", "onOrderOut"])] = behavior()
+            }
+            ops.append(.makeOverridingLayer(id: id, shape: chance(0.2), actions: m,
+                                            superDuration: chance(0.5) ? number(0.1...1) : nil))
+        } else {
+            ops.append(.makeLayer(id: id, shape: chance(0.2)))
+        }
         let parent = id == 0 || chance(0.3) ? -1 : Int.random(in: 0..<id, using: &rng)
         ops.append(.addSublayer(parent: parent, child: id))
     }

@@ -14,7 +14,17 @@ enum ActionOutcome {
 /// One lookup strategy. Every strategy gives the same outcome for the same layer and key;
 /// they differ only in cost.
 protocol ActionLookup {
-    func lookup(_ layer: CALayer, _ key: PropertyID) -> ActionOutcome
+    /// The outcome for `key` on `layer`. With `askingOverride`, a layer whose class overrides
+    /// `action(forKey:)` is asked through it (the engine's entry); without, the chain is
+    /// walked (the base `action(forKey:)` itself).
+    func lookup(_ layer: CALayer, _ key: PropertyID, askingOverride: Bool) -> ActionOutcome
+}
+
+/// A layer whose class overrides `action(forKey:)`: its answer, nil and NSNull meaning no
+/// action.
+@inline(never)
+func overrideOutcome(_ layer: CALayer, _ key: PropertyID) -> ActionOutcome {
+    stepOutcome(layer.action(forKey: KeyInterner.name(key))) ?? .none
 }
 
 /// The outcome of one step: `nil` continues, NSNull stops with no action.
@@ -51,7 +61,10 @@ func styleOutcome(_ style: [AnyHashable: Any]?, _ name: String) -> ActionOutcome
 }
 
 struct ChainLookup: ActionLookup {
-    func lookup(_ layer: CALayer, _ key: PropertyID) -> ActionOutcome {
+    func lookup(_ layer: CALayer, _ key: PropertyID, askingOverride: Bool) -> ActionOutcome {
+        if askingOverride && layer.engine.layers.flags[Int(layer.row)] & LayerFlags.overridesAction != 0 {
+            return overrideOutcome(layer, key)
+        }
         let name = KeyInterner.name(key)
         if let d = layer.delegate, let o = stepOutcome(d.action(for: layer, forKey: name)) { return o }
         if let actions = layer.actions, let o = stepOutcome(actions[name]) { return o }
@@ -63,14 +76,16 @@ struct ChainLookup: ActionLookup {
 
 struct InternedLookup: ActionLookup {
     @inline(__always)
-    func lookup(_ layer: CALayer, _ key: PropertyID) -> ActionOutcome {
+    func lookup(_ layer: CALayer, _ key: PropertyID, askingOverride: Bool) -> ActionOutcome {
         let f = layer.engine.layers.flags[Int(layer.row)]
         if f & LayerFlags.lookupSteps == 0 { return builtInOutcome(layer, key, flags: f) }
-        return walk(layer, key, f)
+        return walk(layer, key, askingOverride ? f : f & ~LayerFlags.overridesAction)
     }
 
+    /// The chain from step 1; `f` with `overridesAction` set asks the override instead.
     @inline(never)
     func walk(_ layer: CALayer, _ key: PropertyID, _ f: UInt16) -> ActionOutcome {
+        if f & LayerFlags.overridesAction != 0 { return overrideOutcome(layer, key) }
         let name = KeyInterner.name(key)
         if f & LayerFlags.hasDelegate != 0, let d = layer.delegate,
            let o = stepOutcome(d.action(for: layer, forKey: name)) { return o }
@@ -102,10 +117,11 @@ final class ActionCache {
 
 struct CachedLookup: ActionLookup {
     @inline(__always)
-    func lookup(_ layer: CALayer, _ key: PropertyID) -> ActionOutcome {
+    func lookup(_ layer: CALayer, _ key: PropertyID, askingOverride: Bool) -> ActionOutcome {
         let context = layer.engine
-        let f = context.layers.flags[Int(layer.row)]
-        if f & (LayerFlags.hasDelegate | LayerFlags.hasActions | LayerFlags.hasStyle) == 0 {
+        let f = askingOverride ? context.layers.flags[Int(layer.row)]
+            : context.layers.flags[Int(layer.row)] & ~LayerFlags.overridesAction
+        if f & (LayerFlags.hasDelegate | LayerFlags.hasActions | LayerFlags.hasStyle | LayerFlags.overridesAction) == 0 {
             if f & LayerFlags.customClass == 0 { return builtInOutcome(layer, key, flags: f) }
             return context.actionCache.outcome(layer, key, flags: f)
         }
@@ -115,12 +131,14 @@ struct CachedLookup: ActionLookup {
 
 extension ActionLookupStrategy {
     /// Runs this strategy's walk (a switch, not an existential call).
+    /// The engine's entry (`askingOverride` true): a class overriding `action(forKey:)` is
+    /// asked through it. The base `action(forKey:)` walks the chain (`askingOverride` false).
     @inline(__always)
-    func outcome(_ layer: CALayer, _ key: PropertyID) -> ActionOutcome {
+    func outcome(_ layer: CALayer, _ key: PropertyID, askingOverride: Bool = true) -> ActionOutcome {
         switch self {
-        case .interned: return InternedLookup().lookup(layer, key)
-        case .cached: return CachedLookup().lookup(layer, key)
-        case .chain: return ChainLookup().lookup(layer, key)
+        case .interned: return InternedLookup().lookup(layer, key, askingOverride: askingOverride)
+        case .cached: return CachedLookup().lookup(layer, key, askingOverride: askingOverride)
+        case .chain: return ChainLookup().lookup(layer, key, askingOverride: askingOverride)
         }
     }
 }

@@ -51,13 +51,13 @@ public struct LookupBatch {
         switch strategy {
         case .chain:
             let s = ChainLookup()
-            for k in keys { count(s.lookup(layer, k)) }
+            for k in keys { count(s.lookup(layer, k, askingOverride: true)) }
         case .interned:
             let s = InternedLookup()
-            for k in keys { count(s.lookup(layer, k)) }
+            for k in keys { count(s.lookup(layer, k, askingOverride: true)) }
         case .cached:
             let s = CachedLookup()
-            for k in keys { count(s.lookup(layer, k)) }
+            for k in keys { count(s.lookup(layer, k, askingOverride: true)) }
         }
         return SIMD4(counts.none, counts.builtIn, counts.action, 0)
     }

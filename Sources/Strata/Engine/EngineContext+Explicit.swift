@@ -132,7 +132,8 @@ extension EngineContext {
         switch (target, a) {
         case (.lanes(let p, let offset, let width), let b as CABasicAnimation):
             guard PropertyTable[p].kind != .timing else { return refuseKeyPath(path) }
-            guard let (from, to) = basicEndpoints(b, kind: kind, width: width,
+            let changing = changeInFlight.map { $0.row == row && $0.property == p } ?? false
+            guard let (from, to) = basicEndpoints(b, kind: kind, width: width, changing: changing,
                                                   current: { self.currentLanes(row: row, p, offset: offset, width: width) },
                                                   model: { self.modelLanes(row: row, p, offset: offset, width: width) }) else { return nil }
             var f = from, t = to
@@ -159,7 +160,8 @@ extension EngineContext {
             return .object(p, from: b.fromValue ?? current, to: b.toValue ?? model)
         case (.transformField(let p, let field), let b as CABasicAnimation):
             let currentT = currentTransform(row: row, p), modelT = layer.transform3D(p)
-            guard let (from, to) = basicEndpoints(b, kind: .cgFloat, width: 1,
+            let changing = changeInFlight.map { $0.row == row && $0.property == p } ?? false
+            guard let (from, to) = basicEndpoints(b, kind: .cgFloat, width: 1, changing: changing,
                                                   current: { [field.value(in: currentT)] },
                                                   model: { [field.value(in: modelT)] }) else { return nil }
             return .derived(DerivedValue(field: field, from: from, delta: [to[0] - from[0]],
@@ -176,7 +178,8 @@ extension EngineContext {
             let inFlight = customInFlight.flatMap { $0.row == row && $0.key == key.raw ? $0 : nil }
             let current = inFlight.map { $0.old } ?? layer.currentCustom(key.raw)
             let currentLanes = current.flatMap { LaneValue.lanes($0, kind: k, width: width) } ?? modelLanes
-            guard let (from, to) = basicEndpoints(b, kind: k, width: width, current: { currentLanes }, model: { modelLanes }) else { return nil }
+            guard let (from, to) = basicEndpoints(b, kind: k, width: width, changing: inFlight != nil,
+                                                  current: { currentLanes }, model: { modelLanes }) else { return nil }
             var d = DerivedValue(field: nil, from: from, delta: zip(to, from).map { $0 - $1 },
                                  additive: b.isAdditive, cumulative: b.isCumulative)
             d.customKey = key.raw; d.customType = type; d.kind = k
@@ -295,7 +298,10 @@ extension EngineContext {
     }
 
     /// SEMANTICS.md's from/to/by table, in lanes. nil (after a diagnostic) on bad values.
-    func basicEndpoints(_ a: CABasicAnimation, kind: ValueKind, width: Int,
+    /// `changing`: the animation is the action of a change of its property (run while the
+    /// change is in flight): a nil `toValue` after a `fromValue` ends at the new model value,
+    /// the value the layer shows once the change is committed.
+    func basicEndpoints(_ a: CABasicAnimation, kind: ValueKind, width: Int, changing: Bool = false,
                         current: () -> [Double], model: () -> [Double]) -> ([Double], [Double])? {
         func convert(_ v: Any?, _ name: String) -> [Double]?? {
             guard let v else { return .some(nil) }
@@ -318,7 +324,7 @@ extension EngineContext {
         case let (f?, t?, _): return (f, t)
         case let (f?, nil, b?): return (f, add(f, b))
         case let (nil, t?, b?): return (sub(t, b), t)
-        case let (f?, nil, nil): return (f, current())
+        case let (f?, nil, nil): return (f, changing ? model() : current())
         case let (nil, t?, nil): return (current(), t)
         case let (nil, nil, b?): let c = current(); return (c, add(c, b))
         case (nil, nil, nil): return (current(), model())

@@ -149,7 +149,10 @@ open class CALayer: NSObject, CAMediaTiming {
         super.init()
         let cls = type(of: self)
         var f: UInt16 = 0
-        if cls != CALayer.self && cls != CAShapeLayer.self { f |= LayerFlags.customClass }
+        if cls != CALayer.self && cls != CAShapeLayer.self {
+            f |= LayerFlags.customClass
+            if ActionOverride.overrides(cls) { f |= LayerFlags.overridesAction }
+        }
         if self is CAShapeLayer { f |= LayerFlags.isShape }
         context.layers.flags[Int(row)] |= f
         context.layers.handle[Int(row)] = Unmanaged.passUnretained(self)
@@ -230,6 +233,10 @@ open class CALayer: NSObject, CAMediaTiming {
 
     /// Runs the lookup chain for `event` and returns the action found (a built-in implicit
     /// action is returned as the CABasicAnimation / CATransition it stands for), or nil.
+    ///
+    /// Every property change, custom key and event asks this method, so a subclass that
+    /// overrides it decides the action (and may call `super`). For the classes that do not
+    /// override it, the engine runs the same chain without making an animation object.
     open func action(forKey event: String) -> CAAction? { lookUpAction(forKey: event) }
 
     // MARK: model / presentation (copies: CALayer+Presentation.swift)

@@ -18,6 +18,9 @@ enum LayerFlags {
     /// A sublayer has (or had) a zPosition of its own: the render snapshot sorts this layer's
     /// sublayers (a hint kept by `addHints` and `link`, never cleared).
     static let childHasZ: UInt16 = 1 << 8
+    /// The layer's class overrides `action(forKey:)`: every change and event asks it (set
+    /// with `customClass`, decided once per class by `ActionOverride`).
+    static let overridesAction: UInt16 = 1 << 9
     /// Mask of the lookup steps that are not empty.
     static let lookupSteps: UInt16 = hasDelegate | hasActions | hasStyle | customClass
 }

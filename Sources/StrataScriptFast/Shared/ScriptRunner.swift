@@ -208,6 +208,18 @@ final class RunState {
         case let .makeLayer(id, shape):
             guard layers[id] == nil else { return }
             layers[id] = shape ? CAShapeLayer() : CALayer()
+        case let .makeOverridingLayer(id, shape, actions, superDuration):
+            guard layers[id] == nil else { return }
+            let answers = ActionAnswers(actions: actions.mapValues(action), superDuration: superDuration)
+            if shape {
+                let l = ScriptOverridingShapeLayer()
+                l.answers = answers
+                layers[id] = l
+            } else {
+                let l = ScriptOverridingLayer()
+                l.answers = answers
+                layers[id] = l
+            }
         case let .addSublayer(parent, child):
             guard let c = layers[child] else { return }
             (parent < 0 ? root : layers[parent])?.addSublayer(c)
@@ -425,6 +437,34 @@ final class RunState {
                      t.m31, t.m32, t.m33, t.m34, t.m41, t.m42, t.m43, t.m44].map { Double($0) }, false)
         default: return ([], true)
         }
+    }
+}
+
+/// What a script's subclass answers from `action(forKey:)`: its own actions, else super's
+/// (a CABasicAnimation from super gets `superDuration` when set).
+struct ActionAnswers {
+    var actions: [String: CAAction] = [:]
+    var superDuration: Double?
+
+    func answer(_ event: String, super base: (String) -> CAAction?) -> CAAction? {
+        if let a = actions[event] { return a }
+        let a = base(event)
+        if let d = superDuration, let b = a as? CABasicAnimation { b.duration = d }
+        return a
+    }
+}
+
+final class ScriptOverridingLayer: CALayer {
+    var answers = ActionAnswers()
+    override func action(forKey event: String) -> CAAction? {
+        answers.answer(event) { super.action(forKey: $0) }
+    }
+}
+
+final class ScriptOverridingShapeLayer: CAShapeLayer {
+    var answers = ActionAnswers()
+    override func action(forKey event: String) -> CAAction? {
+        answers.answer(event) { super.action(forKey: $0) }
     }
 }
 
