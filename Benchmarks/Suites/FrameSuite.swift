@@ -35,7 +35,8 @@ enum FrameSuite {
 
     /// CI's short run: small in-cache sizes of the main families.
     static func isQuick(_ s: FrameSpec) -> Bool {
-        s.n == 1_000 && s.timing != .linear && (s.kind != .basic || s.width == .opacity || s.width == .position || s.width == .transform)
+        s.n == 1_000 && s.timing != .linear
+            && (s.kind != .basic || s.width == .opacity || s.width == .position || s.width == .transform || s.width == .rotation)
     }
 
     static func cases() -> [BenchmarkCase] {

@@ -234,8 +234,19 @@ extension ReferenceEngine {
         guard let from = convert(animation.fromValue, "fromValue"),
               let to = convert(animation.toValue, "toValue"),
               let by = convert(animation.byValue, "byValue") else { return nil }
-        func plus(_ a: [Double], _ b: [Double]) -> [Double] { zip(a, b).map { $0 + $1 } }
-        func minus(_ a: [Double], _ b: [Double]) -> [Double] { zip(a, b).map { $0 - $1 } }
+        // `a` moved by `b`, and `a` moved back by `b`: sums, and for whole transforms
+        // concatenation (`to = Concat(by, from)`, Apple's byValue on transforms).
+        let matrices = kind == .transform && width == 16
+        func plus(_ a: [Double], _ b: [Double]) -> [Double] {
+            if matrices { return Boxing.components(of: CATransform3DConcat(Boxing.transform(b), Boxing.transform(a))) }
+            return zip(a, b).map { $0 + $1 }
+        }
+        func minus(_ a: [Double], _ b: [Double]) -> [Double] {
+            if matrices {
+                return Boxing.components(of: CATransform3DConcat(CATransform3DInvert(Boxing.transform(b)), Boxing.transform(a)))
+            }
+            return zip(a, b).map { $0 - $1 }
+        }
         switch (from, to, by) {
         case let (f?, t?, _): return (f, t)
         case let (f?, nil, b?): return (f, plus(f, b))

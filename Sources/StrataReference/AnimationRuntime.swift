@@ -243,6 +243,15 @@ final class AnimationRuntime {
     func currentComponents() -> [Double] {
         switch effect {
         case .components(_, _, _, let from, let to):
+            if from.count == 16 {
+                // Whole transforms: by decomposition; each cumulative repetition concatenates
+                // the end value.
+                let end = Boxing.transform(to)
+                let blend = TransformBlend(from: Boxing.transform(from), to: end)
+                var m = blend.value(at: progress)
+                if iteration > 0 { m = CATransform3DConcat(m, TransformBlend.power(end, Int(iteration))) }
+                return Boxing.components(of: m)
+            }
             let p = progress + iteration
             return zip(from, to).map { f, t in f + (t - f) * p }
         case .keyframes(_, _, _, let sequence, let rotates, let reverse):

@@ -61,7 +61,7 @@ extension ReferenceEngine {
 extension CALayer {
     /// Writes the presentation values this layer's animations give at the last evaluated
     /// time: start from the model value, apply the animations of each property in the order
-    /// they were added (non-additive ones replace, additive ones add afterwards), then
+    /// they were added (non-additive ones replace, additive ones add), then
     /// derived transform fields, custom keys, rotation along paths, and object values.
     func applyAnimations(_ runtimes: [AnimationRuntime]) {
         var all: [AnimationRuntime] = []
@@ -99,25 +99,30 @@ extension CALayer {
         }
 
         // Interpolated properties and their components: the model value with each
-        // animation applied in order (non-additive ones replace their components, additive
-        // ones add afterwards). While only pending animations drive it, the property keeps
+        // animation applied in the order they were added (non-additive ones replace their
+        // components, additive ones add; additive whole transforms concatenate). While only pending animations drive it, the property keeps
         // what it shows.
         for property in propertyOrder {
             var value = components(property)
             var anyActive = false, anyPending = false
-            for additivePass in [false, true] {
-                for r in byProperty[property]! where r.isAdditive == additivePass {
-                    switch r.phase {
-                    case .pending:
-                        anyPending = true
-                    case .inactive:
-                        break
-                    case .active:
-                        anyActive = true
-                        guard let range = r.componentRange else { continue }
-                        for (c, v) in zip(range, r.currentComponents()) {
-                            value[c] = additivePass ? value[c] + v : v
-                        }
+            let isTransform = value.count == 16
+            for r in byProperty[property]! {
+                switch r.phase {
+                case .pending:
+                    anyPending = true
+                case .inactive:
+                    break
+                case .active:
+                    anyActive = true
+                    guard let range = r.componentRange else { continue }
+                    let v = r.currentComponents()
+                    if isTransform && r.isAdditive && range.count == 16 {
+                        // Additive transforms concatenate: the animated one, then the value so far.
+                        value = Boxing.components(of: CATransform3DConcat(Boxing.transform(v), Boxing.transform(value)))
+                        continue
+                    }
+                    for (c, x) in zip(range, v) {
+                        value[c] = r.isAdditive ? value[c] + x : x
                     }
                 }
             }
@@ -139,26 +144,24 @@ extension CALayer {
             if anyEvaluated { presentedComponents[property] = Boxing.components(of: transform) }
         }
 
-        // Custom keys: composed like the properties above, from the model value: the
-        // non-additive animations replace, then the additive ones add, each in key order.
+        // Custom keys: composed like the properties above, from the model value, in the
+        // order the animations were added: non-additive ones replace, additive ones add.
         for key in customOrder {
             var value: [Double]? = nil
             var boxAs: CustomValueType? = nil
             var anyActive = false, anyPending = false
-            for additivePass in [false, true] {
-                for r in customByKey[key]! where r.isAdditive == additivePass {
-                    guard case .custom(_, let type, let kind, _) = r.effect else { continue }
-                    if r.phase == .pending { anyPending = true; continue }
-                    guard r.phase == .active else { continue }
-                    let v = r.currentComponents()
-                    if value == nil {
-                        value = customValues[key].flatMap { Boxing.components($0, kind: kind, width: v.count) }
-                            ?? [Double](repeating: 0, count: v.count)
-                    }
-                    value = additivePass ? zip(value!, v).map { $0 + $1 } : v
-                    boxAs = type
-                    anyActive = true
+            for r in customByKey[key]! {
+                guard case .custom(_, let type, let kind, _) = r.effect else { continue }
+                if r.phase == .pending { anyPending = true; continue }
+                guard r.phase == .active else { continue }
+                let v = r.currentComponents()
+                if value == nil {
+                    value = customValues[key].flatMap { Boxing.components($0, kind: kind, width: v.count) }
+                        ?? [Double](repeating: 0, count: v.count)
                 }
+                value = r.isAdditive ? zip(value!, v).map { $0 + $1 } : v
+                boxAs = type
+                anyActive = true
             }
             if anyActive, let value, let boxAs {
                 presentedCustom[key] = boxAs.box(value)

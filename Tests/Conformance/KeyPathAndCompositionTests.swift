@@ -202,7 +202,7 @@ final class KeyPathAndCompositionTests: XCTestCase {
         assertPoint(try scene.presented().position, 100, 100)
     }
 
-    func test_additiveAnimationsApplyAfterTheNonAdditiveOneInKeyOrder() throws {
+    func test_animationsApplyInKeyOrderSoANonAdditiveOneHidesEarlierAdditiveOnes() throws {
         let scene = Scene(CALayer()) { $0.cornerRadius = 1 }
         let wobble = basic("cornerRadius", from: 0.0, to: 4.0)
         wobble.isAdditive = true
@@ -213,8 +213,8 @@ final class KeyPathAndCompositionTests: XCTestCase {
         add(nudge, to: scene.layer, forKey: "nudge")
         XCTAssertEqual(animationKeys(of: scene.layer), ["wobble", "main", "nudge"])
         scene.frame(at: 0.5)
-        XCTAssertEqual(Double(try scene.presented().cornerRadius), 15 + 2 + 1, accuracy: 1e-9,
-                       "the non-additive value, then both additive ones, the earlier one included")
+        XCTAssertEqual(Double(try scene.presented().cornerRadius), 15 + 1, accuracy: 1e-9,
+                       "in key order: wobble adds to the model, main replaces that, nudge adds to main's value")
         scene.layer.removeAnimation(forKey: "main")
         scene.frame(at: 0.5)
         XCTAssertEqual(Double(try scene.presented().cornerRadius), 1 + 2 + 1, accuracy: 1e-9, "on the model again")

@@ -90,17 +90,17 @@ final class AnimationTests: XCTestCase {
         XCTAssertEqual(scene.shown.borderWidth, 7)
     }
 
-    func test_additiveAfterNonAdditiveAndCumulativeRepeats() {
+    func test_keyOrderCompositionAndCumulativeRepeats() {
         let scene = RefScene(CALayer()) { $0.position = CGPoint(x: 100, y: 100) }
         let shake = refBasic("position.x", from: 0.0, to: 10.0, duration: 1)
         shake.isAdditive = true
         let move = refBasic("position", from: CGPoint(x: 0, y: 0), to: CGPoint(x: 40, y: 80), duration: 1)
         refTransaction {
-            scene.layer.add(shake, forKey: "shake")   // added first, applied after the replacing one
+            scene.layer.add(shake, forKey: "shake")   // added first: the replacing one hides it
             scene.layer.add(move, forKey: "move")
         }
         scene.frame(0.5)
-        refAssertPoint(scene.shown.position, 20 + 5, 40)
+        refAssertPoint(scene.shown.position, 20, 40)
 
         let scene2 = RefScene(CALayer())
         let step = refBasic("cornerRadius", from: 0.0, to: 4.0, duration: 1)

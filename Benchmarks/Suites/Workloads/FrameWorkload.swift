@@ -13,7 +13,9 @@ import Strata
 /// and what kind of animation each one is.
 struct FrameSpec: Hashable {
     /// The animated property: its width in doubles sets the bytes the kernel touches.
-    enum Width: String, CaseIterable { case opacity, position, colour, bounds, transform }
+    /// `rotation`: whole transforms that turn (and scale), interpolated by decomposition;
+    /// `transform` only scales, which interpolates entry by entry.
+    enum Width: String, CaseIterable { case opacity, position, colour, bounds, transform, rotation }
     /// `shared`: implicit animations of one transaction, one Bézier solve per frame;
     /// `linear`: the same with a linear curve; `own`: explicit animations each with its own
     /// begin time and its own curve.
@@ -42,7 +44,7 @@ struct FrameSpec: Hashable {
         case .opacity: return 1
         case .position: return 2
         case .colour, .bounds: return 4
-        case .transform: return 16
+        case .transform, .rotation: return 16
         }
     }
 
@@ -224,7 +226,7 @@ private func keyPath(_ w: FrameSpec.Width) -> String {
     case .position: return "position"
     case .colour: return "backgroundColor"
     case .bounds: return "bounds"
-    case .transform: return "transform"
+    case .transform, .rotation: return "transform"
     }
 }
 
@@ -237,7 +239,15 @@ private func value(_ w: FrameSpec.Width, _ i: Int, to: Bool) -> Any {
     case .colour: return CGColor(red: to ? 1 : 0, green: 0.5, blue: Double(i % 10) / 10, alpha: 1)
     case .bounds: return CGRect(x: 0, y: 0, width: x, height: x + 1)
     case .transform: return CATransform3DMakeScale(to ? 2 : 1, 1 + x / 100, 1)
+    case .rotation: return turn(i, to: to)
     }
+}
+
+/// Layer `i`'s turn about z (0.2 rad to 1.4) at a scale of its own: a pair of matrices that
+/// interpolates by decomposition.
+private func turn(_ i: Int, to: Bool) -> CATransform3D {
+    let s = 1 + Double(i % 100) / 100
+    return CATransform3DConcat(CATransform3DMakeScale(s, s, 1), CATransform3DMakeRotation(to ? 1.4 : 0.2, 0, 0, 1))
 }
 
 /// Sets the model value of an implicitly animated property (the app's `layer.x = v`).
@@ -249,6 +259,7 @@ private func setTarget(_ l: CALayer, _ w: FrameSpec.Width, _ i: Int) {
     case .colour: l.backgroundColor = CGColor(red: 1, green: 0.5, blue: Double(i % 10) / 10, alpha: 1)
     case .bounds: l.bounds = CGRect(x: 0, y: 0, width: x, height: x + 1)
     case .transform: l.transform = CATransform3DMakeScale(2, 1 + x / 100, 1)
+    case .rotation: l.transform = turn(i, to: true)
     }
 }
 
@@ -285,6 +296,11 @@ private func checkMidway(_ spec: FrameSpec, _ l: CALayer, _ i: Int) throws {
             try between(Double(c[0]), 0, 1, "backgroundColor.red")
         case .bounds: try between(p.bounds.width, spec.timing == .own ? x : 0, x + 100, "bounds.width")
         case .transform: try between(p.transform.m11, 1, 2, "transform.m11")
+        case .rotation:
+            let t = p.transform
+            try between(atan2(t.m12, t.m11), 0.2, 1.4, "the turn")
+            let scale = (t.m11 * t.m11 + t.m12 * t.m12).squareRoot(), s = 1 + Double(i % 100) / 100
+            try between(scale, s * 0.999, s * 1.001, "the scale (kept through the turn)")
         }
     }
 }

@@ -318,8 +318,18 @@ extension EngineContext {
         }
         guard let from = convert(a.fromValue, "fromValue"), let to = convert(a.toValue, "toValue"),
               let by = convert(a.byValue, "byValue") else { return nil }
-        let add = { (x: [Double], y: [Double]) in zip(x, y).map { $0 + $1 } }
-        let sub = { (x: [Double], y: [Double]) in zip(x, y).map { $0 - $1 } }
+        // Sums, and for whole transforms concatenation (`to = Concat(by, from)`).
+        let matrices = kind == .transform && width == 16
+        let add = { (x: [Double], y: [Double]) -> [Double] in
+            if matrices { return LaneValue.transformLanes(CATransform3DConcat(LaneValue.transform(y), LaneValue.transform(x))) }
+            return zip(x, y).map { $0 + $1 }
+        }
+        let sub = { (x: [Double], y: [Double]) -> [Double] in
+            if matrices {
+                return LaneValue.transformLanes(CATransform3DConcat(CATransform3DInvert(LaneValue.transform(y)), LaneValue.transform(x)))
+            }
+            return zip(x, y).map { $0 - $1 }
+        }
         switch (from, to, by) {
         case let (f?, t?, _): return (f, t)
         case let (f?, nil, b?): return (f, add(f, b))

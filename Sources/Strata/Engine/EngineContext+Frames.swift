@@ -83,37 +83,56 @@ extension EngineContext {
         let model = layers.modelColumn(p), pres = layers.presentationColumn(p)
         for c in 0..<pw { value[c] = model[Int(row) * pw + c] }
         var anyActive = false, anyPending = false
-        // Non-additive animations first, then additive ones, each in list order.
-        for pass in 0..<2 {
-            var id = animations.firstOfLayer[Int(row)]
-            while id >= 0 {
-                let r = animations.records[Int(id)]
-                id = r.nextInLayer
-                guard r.property == p.raw, r.kind == .lanes || r.kind == .keyframes else { continue }
-                let additive = r.flags & RecordFlags.additive != 0
-                guard additive == (pass == 1) else { continue }
-                let ph = timings.phase[Int(r.timing)]
-                if ph == TimingPhase.pending.rawValue { anyPending = true; continue }
-                guard ph == TimingPhase.active.rawValue else { continue }
-                anyActive = true
-                if r.kind == .lanes {
-                    let t = animations.tracks[Int(r.track)]
-                    for c in 0..<t.width {
-                        let v = t.scratch[t.lane(Int(r.slot), c)]
-                        if additive { value[t.offset + c] += v } else { value[t.offset + c] = v }
-                    }
-                } else {
-                    let t = animations.keyframeTracks[Int(r.track)]
-                    for c in 0..<t.width {
-                        let v = t.scratch[Int(r.slot) * t.width + c]
-                        if additive { value[t.offset + c] += v } else { value[t.offset + c] = v }
-                    }
+        // In the order the animations were added: non-additive ones replace, additive ones
+        // add (whole transforms concatenate: the animated value, then the value so far).
+        let matrix = pw == 16 && PropertyTable[p].kind == .transform
+        var id = animations.firstOfLayer[Int(row)]
+        while id >= 0 {
+            let r = animations.records[Int(id)]
+            id = r.nextInLayer
+            guard r.property == p.raw, r.kind == .lanes || r.kind == .keyframes else { continue }
+            let additive = r.flags & RecordFlags.additive != 0
+            let ph = timings.phase[Int(r.timing)]
+            if ph == TimingPhase.pending.rawValue { anyPending = true; continue }
+            guard ph == TimingPhase.active.rawValue else { continue }
+            anyActive = true
+            if r.kind == .lanes {
+                let t = animations.tracks[Int(r.track)]
+                if additive && matrix && t.width == 16 {
+                    concatenate(value, { t.scratch[t.lane(Int(r.slot), $0)] })
+                    continue
+                }
+                for c in 0..<t.width {
+                    let v = t.scratch[t.lane(Int(r.slot), c)]
+                    if additive { value[t.offset + c] += v } else { value[t.offset + c] = v }
+                }
+            } else {
+                let t = animations.keyframeTracks[Int(r.track)]
+                if additive && matrix && t.width == 16 {
+                    concatenate(value, { t.scratch[Int(r.slot) * 16 + $0] })
+                    continue
+                }
+                for c in 0..<t.width {
+                    let v = t.scratch[Int(r.slot) * t.width + c]
+                    if additive { value[t.offset + c] += v } else { value[t.offset + c] = v }
                 }
             }
         }
         if anyActive || !anyPending {
             for c in 0..<pw { pres[Int(row) * pw + c] = value[c] }
         }
+    }
+
+    /// `value` (16 lanes) becomes `Concat(animated, value)`: an additive whole-transform
+    /// animation applied to the value so far.
+    @inline(__always)
+    private func concatenate(_ value: UnsafeMutablePointer<Double>, _ animated: (Int) -> Double) {
+        var a = CATransform3DIdentity
+        withUnsafeMutableBytes(of: &a) { raw in
+            let l = raw.baseAddress!.assumingMemoryBound(to: Double.self)
+            for c in 0..<16 { l[c] = animated(c) }
+        }
+        LaneValue.store(CATransform3DConcat(a, LaneValue.transform(value)), into: value)
     }
 
     /// Derived transform fields replace (or add to) one field of the presentation transform;
@@ -154,8 +173,8 @@ extension EngineContext {
         }
     }
 
-    /// A custom key's animations, composed like lane properties: from the model value, the
-    /// non-additive ones replace and then the additive ones add, each in key order. Lanes are
+    /// A custom key's animations, composed like lane properties: from the model value, in
+    /// the order they were added, the non-additive ones replace and the additive ones add. Lanes are
     /// built in a stack buffer; a value boxes as the model's type (scalars and points box
     /// inline in `Any`, with no allocation).
     private func composeCustom(row: Int32, key: Int32) {
@@ -165,43 +184,42 @@ extension EngineContext {
             var width = 0   // 0: no value yet
             var type: CustomValueType = .double
             var anyActive = false, anyPending = false
-            for pass in 0..<2 {
-                var id = animations.firstOfLayer[Int(row)]
-                while id >= 0 {
-                    let rid = id
-                    let r = animations.records[Int(id)]
-                    id = r.nextInLayer
-                    guard r.kind == .custom, let d = animations.derivedValues[rid],
-                          d.customKey == key, d.additive == (pass == 1) else { continue }
-                    let e = Int(r.timing)
-                    let ph = timings.phase[e]
-                    if ph == TimingPhase.pending.rawValue { anyPending = true; continue }
-                    guard ph == TimingPhase.active.rawValue else { continue }
-                    anyActive = true
-                    type = d.customType
-                    let k = d.cumulative ? timings.iteration[e] : 0
-                    let n: Int
-                    if let kf = d.keyframes {
-                        n = min(kf.span.count, 16)
-                        kf.value(at: timings.progress[e], width: n, curveTable: timings.curves, into: v)
-                        if d.cumulative { for c in 0..<n { v[c] += k * kf.span[c] } }
-                    } else {
-                        n = min(d.from.count, 16)
-                        let p = timings.progress[e] + k
-                        for c in 0..<n { v[c] = d.from[c] + d.delta[c] * p }
+            // In the order the animations were added: non-additive ones replace, additive ones add.
+            var id = animations.firstOfLayer[Int(row)]
+            while id >= 0 {
+                let rid = id
+                let r = animations.records[Int(id)]
+                id = r.nextInLayer
+                guard r.kind == .custom, let d = animations.derivedValues[rid],
+                      d.customKey == key else { continue }
+                let e = Int(r.timing)
+                let ph = timings.phase[e]
+                if ph == TimingPhase.pending.rawValue { anyPending = true; continue }
+                guard ph == TimingPhase.active.rawValue else { continue }
+                anyActive = true
+                type = d.customType
+                let k = d.cumulative ? timings.iteration[e] : 0
+                let n: Int
+                if let kf = d.keyframes {
+                    n = min(kf.span.count, 16)
+                    kf.value(at: timings.progress[e], width: n, curveTable: timings.curves, into: v)
+                    if d.cumulative { for c in 0..<n { v[c] += k * kf.span[c] } }
+                } else {
+                    n = min(d.from.count, 16)
+                    let p = timings.progress[e] + k
+                    for c in 0..<n { v[c] = d.from[c] + d.delta[c] * p }
+                }
+                if width == 0 {
+                    width = n
+                    if layer.customValues[key].flatMap({ LaneValue.write($0, kind: d.kind, width: n, into: value) }) != n {
+                        for c in 0..<n { value[c] = 0 }
                     }
-                    if width == 0 {
-                        width = n
-                        if layer.customValues[key].flatMap({ LaneValue.write($0, kind: d.kind, width: n, into: value) }) != n {
-                            for c in 0..<n { value[c] = 0 }
-                        }
-                    }
-                    if d.additive {
-                        for c in 0..<min(n, width) { value[c] += v[c] }
-                    } else {
-                        for c in 0..<n { value[c] = v[c] }
-                        width = n
-                    }
+                }
+                if d.additive {
+                    for c in 0..<min(n, width) { value[c] += v[c] }
+                } else {
+                    for c in 0..<n { value[c] = v[c] }
+                    width = n
                 }
             }
             if anyActive && width > 0 {

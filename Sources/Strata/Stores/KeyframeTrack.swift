@@ -11,6 +11,9 @@ enum SlotFlags {
     /// rotationMode auto / autoReverse: the path tangent turns the layer.
     static let rotate: UInt8 = 4
     static let rotateReverse: UInt8 = 8
+    /// A whole-transform slot whose endpoints interpolate by decomposition (its track's
+    /// `blends`): evaluated one slot at a time, never in the SIMD block path.
+    static let decompose: UInt8 = 16
 }
 
 /// The compiled form of a keyframe or path animation: segment boundaries in the

@@ -26,6 +26,12 @@ final class LaneTrack {
     /// presentation values one run of memory), kept by `append` and `remove`, so the kernel
     /// tests a byte instead of the 8 rows every frame.
     @exclusivity(unchecked) var runs: Column<UInt8>
+    /// Whole-transform tracks (`transform`, `sublayerTransform`): each slot's endpoints as a
+    /// `TransformBlend` (decomposed once, at `add`); slots whose pair needs more than a
+    /// translation's entry-by-entry interpolation carry `SlotFlags.decompose`. Other
+    /// tracks keep a minimal column they never touch.
+    let isMatrix: Bool
+    @exclusivity(unchecked) var blends: Column<TransformBlend>
     /// One block of results (64-byte aligned), allocated once; the render worker's own.
     let blockBuffer = UnsafeMutableRawPointer.allocate(byteCount: 64, alignment: 64)
     let workerBuffer = UnsafeMutableRawPointer.allocate(byteCount: 64, alignment: 64)
@@ -45,18 +51,22 @@ final class LaneTrack {
         delta = Column(capacity: c * width, fill: 0)
         scratch = Column(capacity: c * width, fill: 0)
         runs = Column(capacity: c / 8, fill: 0)
+        isMatrix = offset == 0 && width == 16 && PropertyTable[property].kind == .transform
+        blends = Column(capacity: isMatrix ? c : 8, fill: TransformBlend(from: CATransform3DIdentity, to: CATransform3DIdentity))
     }
 
     deinit {
         layer.free(); timing.free(); record.free(); compose.free()
-        from.free(); delta.free(); scratch.free(); runs.free()
+        from.free(); delta.free(); scratch.free(); runs.free(); blends.free()
         blockBuffer.deallocate()
         workerBuffer.deallocate()
     }
 
     var bytesPerAnimation: Int { 4 + 4 + 4 + 1 + 3 * 8 * width }
     /// Bytes of the track's columns (capacity, not count) and its two block buffers.
-    var bytesAllocated: Int { capacity * bytesPerAnimation + capacity / 8 + 128 }
+    var bytesAllocated: Int {
+        capacity * bytesPerAnimation + capacity / 8 + 128 + blends.capacity * MemoryLayout<TransformBlend>.stride
+    }
 
     /// Recomputes the run flag of the block holding slot s.
     @inline(__always)
@@ -84,6 +94,11 @@ final class LaneTrack {
             delta[lane(s, c)] = to[c] - f[c]
             scratch[lane(s, c)] = f[c]
         }
+        if isMatrix {
+            let blend = TransformBlend(from: LaneValue.transform(f), to: LaneValue.transform(to))
+            blends[s] = blend
+            if blend.mode != .linear { compose[s] |= SlotFlags.decompose }
+        }
         // A block's run is known once its eighth slot is filled.
         if s & 7 == 7 { updateRun(s) } else if s & 7 == 0 { runs[s >> 3] = 0 }
         return Int32(s)
@@ -99,6 +114,7 @@ final class LaneTrack {
         guard s != last else { compose[s] = 0; return -1 }
         layer[s] = layer[last]; timing[s] = timing[last]; record[s] = record[last]; compose[s] = compose[last]
         compose[last] = 0
+        if isMatrix { blends[s] = blends[last] }
         for c in 0..<width {
             from[lane(s, c)] = from[lane(last, c)]
             delta[lane(s, c)] = delta[lane(last, c)]
@@ -114,6 +130,7 @@ final class LaneTrack {
         compose.grow(to: c, fill: 0)
         from.grow(to: c * width, fill: 0); delta.grow(to: c * width, fill: 0); scratch.grow(to: c * width, fill: 0)
         runs.grow(to: c / 8, fill: 0)
+        if isMatrix { blends.grow(to: c) }
         capacity = c
     }
 
@@ -251,6 +268,25 @@ final class LaneTrack {
         }
     }
 
+    /// A decomposed whole-transform slot: its blend at `progress`, each cumulative
+    /// repetition concatenating the end value; written to `out` (16 lanes of a presentation
+    /// row) or, when composed, to the slot's scratch lanes.
+    @inline(never)
+    private func evaluateMatrix(_ s: Int, progress: Double, iteration: Double, into out: UnsafeMutablePointer<Double>?) {
+        let blend = blends[s]
+        var m = blend.value(at: progress)
+        if iteration > 0 { m = CATransform3DConcat(m, TransformBlend.power(blend.to, Int(iteration))) }
+        withUnsafeTemporaryAllocation(of: Double.self, capacity: 16) { buffer in
+            let v = buffer.baseAddress!
+            LaneValue.store(m, into: v)
+            if let out {
+                for c in 0..<16 { out[c] = v[c] }
+            } else {
+                for c in 0..<16 { scratch[lane(s, c)] = v[c] }
+            }
+        }
+    }
+
     @inline(never)
     private func evaluateLanes(_ s0: Int, _ n: Int, _ prog: UnsafeMutablePointer<Double>,
                                _ phase: UnsafeMutablePointer<UInt8>, _ iteration: UnsafeMutablePointer<Double>,
@@ -262,6 +298,11 @@ final class LaneTrack {
             let row = Int(layer[s])
             let f = compose[s]
             if ph == TimingPhase.active.rawValue {
+                if f & SlotFlags.decompose != 0 {
+                    evaluateMatrix(s, progress: prog[e], iteration: f & SlotFlags.cumulative != 0 ? iteration[e] : 0,
+                                   into: f & SlotFlags.compose != 0 ? nil : pres + (row * pw + off))
+                    continue
+                }
                 // isCumulative: iteration k adds k * (to - from).
                 let p = prog[e] + (f & SlotFlags.cumulative != 0 ? iteration[e] : 0)
                 if f & SlotFlags.compose != 0 {

@@ -1,0 +1,139 @@
+import Foundation
+#if STRATA_REFERENCE
+import StrataReference
+#else
+import Strata
+#endif
+import XCTest
+
+/// SEMANTICS.md, "Fidelity rules": whole transforms interpolate by decomposition (CSS
+/// Transforms Level 2, as Core Animation and WebKit do), additive / cumulative / byValue
+/// concatenate matrices, and the animations of one property compose in the order they were
+/// added.
+final class TransformInterpolationTests: XCTestCase {
+    override func setUp() {
+        super.setUp()
+        CATransaction.flush()
+    }
+
+    /// A linear basic animation of `keyPath` added at time 0 of `scene` (duration 1).
+    private func animate(_ scene: Scene<CALayer>, _ keyPath: String = "transform", from: Any? = nil, to: Any? = nil,
+                         by: Any? = nil, additive: Bool = false, cumulative: Bool = false, repeatCount: Float = 0,
+                         key: String = "t") {
+        let a = CABasicAnimation(keyPath: keyPath)
+        a.fromValue = from; a.toValue = to; a.byValue = by
+        a.duration = 1
+        a.isAdditive = additive
+        a.isCumulative = cumulative
+        a.repeatCount = repeatCount
+        a.fillMode = .forwards
+        a.isRemovedOnCompletion = false
+        CATransaction.begin()
+        scene.layer.add(a, forKey: key)
+        CATransaction.commit()
+    }
+
+    private func assertTransform(_ t: CATransform3D, _ expected: CATransform3D, _ message: String = "",
+                                 file: StaticString = #filePath, line: UInt = #line) {
+        let a = [t.m11, t.m12, t.m13, t.m14, t.m21, t.m22, t.m23, t.m24, t.m31, t.m32, t.m33, t.m34, t.m41, t.m42, t.m43, t.m44]
+        let b = [expected.m11, expected.m12, expected.m13, expected.m14, expected.m21, expected.m22, expected.m23, expected.m24,
+                 expected.m31, expected.m32, expected.m33, expected.m34, expected.m41, expected.m42, expected.m43, expected.m44]
+        for i in 0..<16 {
+            XCTAssertEqual(Double(a[i]), Double(b[i]), accuracy: 1e-9, "entry \(i): \(message)", file: file, line: line)
+        }
+    }
+
+    func test_quarterTurnKeepsUnitScaleHalfWay() throws {
+        let scene = Scene(CALayer())
+        animate(scene, from: CATransform3DIdentity, to: CATransform3DMakeRotation(.pi / 2, 0, 0, 1))
+        scene.frame(at: 0.5)
+        assertTransform(try scene.presented().transform, CATransform3DMakeRotation(.pi / 4, 0, 0, 1),
+                        "a 45-degree turn half-way, not the entries' average (which has scale 0.71)")
+    }
+
+    func test_halfTurnIsAQuarterTurnHalfWayNotAPoint() throws {
+        let scene = Scene(CALayer())
+        animate(scene, from: CATransform3DIdentity, to: CATransform3DMakeRotation(.pi, 0, 0, 1))
+        scene.frame(at: 0.5)
+        assertTransform(try scene.presented().transform, CATransform3DMakeRotation(.pi / 2, 0, 0, 1))
+    }
+
+    func test_turnAboutYWithScaleAndTranslationInterpolatesEachPart() throws {
+        let scene = Scene(CALayer())
+        let to = CATransform3DConcat(CATransform3DConcat(CATransform3DMakeScale(3, 3, 1), CATransform3DMakeRotation(.pi / 2, 0, 1, 0)),
+                                     CATransform3DMakeTranslation(40, 0, 0))
+        animate(scene, from: CATransform3DIdentity, to: to)
+        scene.frame(at: 0.5)
+        let expected = CATransform3DConcat(CATransform3DConcat(CATransform3DMakeScale(2, 2, 1), CATransform3DMakeRotation(.pi / 4, 0, 1, 0)),
+                                           CATransform3DMakeTranslation(20, 0, 0))
+        assertTransform(try scene.presented().transform, expected)
+    }
+
+    func test_translationsInterpolateEntryByEntry() throws {
+        let scene = Scene(CALayer())
+        animate(scene, from: CATransform3DMakeTranslation(10, 0, 0), to: CATransform3DMakeTranslation(30, -20, 4))
+        scene.frame(at: 0.25)
+        assertTransform(try scene.presented().transform, CATransform3DMakeTranslation(15, -5, 1))
+    }
+
+    func test_matrixThatCannotBeDecomposedSwitchesHalfWay() throws {
+        let scene = Scene(CALayer())
+        let flat = CATransform3DMakeScale(0, 1, 1)
+        let turned = CATransform3DMakeRotation(.pi / 3, 0, 0, 1)
+        animate(scene, from: flat, to: turned)
+        scene.frame(at: 0.49)
+        assertTransform(try scene.presented().transform, flat)
+        scene.frame(at: 0.51)
+        assertTransform(try scene.presented().transform, turned)
+    }
+
+    func test_additiveTransformConcatenatesWithTheModel() throws {
+        let scene = Scene(CALayer()) { $0.transform = CATransform3DMakeTranslation(10, 0, 0) }
+        animate(scene, from: CATransform3DIdentity, to: CATransform3DMakeRotation(.pi / 2, 0, 0, 1), additive: true)
+        scene.frame(at: 0.5)
+        assertTransform(try scene.presented().transform,
+                        CATransform3DConcat(CATransform3DMakeRotation(.pi / 4, 0, 0, 1), CATransform3DMakeTranslation(10, 0, 0)),
+                        "Concat(animated, underlying)")
+    }
+
+    func test_byValueConcatenatesOntoFrom() throws {
+        let scene = Scene(CALayer())
+        let from = CATransform3DMakeTranslation(5, 0, 0)
+        let by = CATransform3DMakeRotation(.pi / 2, 0, 0, 1)
+        animate(scene, from: from, by: by)
+        scene.frame(at: 2)   // held at the end
+        assertTransform(try scene.presented().transform, CATransform3DConcat(by, from), "to = Concat(by, from)")
+    }
+
+    func test_cumulativeRepetitionsConcatenateTheEndValue() throws {
+        let scene = Scene(CALayer())
+        animate(scene, from: CATransform3DIdentity, to: CATransform3DMakeRotation(.pi / 2, 0, 0, 1), cumulative: true, repeatCount: 3)
+        scene.frame(at: 1.5)
+        assertTransform(try scene.presented().transform, CATransform3DMakeRotation(.pi * 3 / 4, 0, 0, 1))
+        scene.frame(at: 2.5)
+        assertTransform(try scene.presented().transform, CATransform3DMakeRotation(.pi * 5 / 4, 0, 0, 1))
+    }
+
+    func test_animationsOfOnePropertyApplyInTheOrderAdded() throws {
+        let scene = Scene(CALayer()) { $0.opacity = 0.5 }
+        // An additive one added first, then a non-additive one: the second replaces.
+        animate(scene, "opacity", from: 0.1, to: 0.1, additive: true, key: "first")
+        animate(scene, "opacity", from: 0.2, to: 0.2, key: "second")
+        scene.frame(at: 0.5)
+        XCTAssertEqual(Double(try scene.presented().opacity), 0.2, accuracy: 1e-6)
+        // The other way round: the additive one adds to the value so far.
+        let other = Scene(CALayer()) { $0.opacity = 0.5 }
+        animate(other, "opacity", from: 0.2, to: 0.2, key: "first")
+        animate(other, "opacity", from: 0.1, to: 0.1, additive: true, key: "second")
+        other.frame(at: 0.5)
+        XCTAssertEqual(Double(try other.presented().opacity), 0.3, accuracy: 1e-6)
+    }
+
+    func test_customKeyAnimationsApplyInTheOrderAdded() throws {
+        let scene = Scene(CALayer()) { $0.setValue(1.0, forKey: "progress") }
+        animate(scene, "progress", from: 2.0, to: 2.0, additive: true, key: "first")
+        animate(scene, "progress", from: 5.0, to: 5.0, key: "second")
+        scene.frame(at: 0.5)
+        XCTAssertEqual(numericValue(try scene.presented().value(forKey: "progress")) ?? .nan, 5, accuracy: 1e-9)
+    }
+}
