@@ -26,16 +26,17 @@ public struct TransformBlend: Sendable, Equatable {
 
     /// How this pair interpolates.
     public let mode: Mode
-    /// The endpoints, as given.
-    public let from: CATransform3D
-    public let to: CATransform3D
-    let a: Decomposed
-    let b: Decomposed
+    @usableFromInline let a: Decomposed
+    @usableFromInline let b: Decomposed
+    /// The quaternions' dot product, clamped, its angle and 1 / sin of the angle: the
+    /// spherical interpolation's constants, computed once.
+    @usableFromInline let product: Double
+    @usableFromInline let theta: Double
+    @usableFromInline let inverseSine: Double
 
-    /// The blend of `from` (progress 0) and `to` (progress 1).
+    /// The blend of `from` (progress 0) and `to` (progress 1). The endpoints are not kept:
+    /// callers that hold them pass them to `value(at:from:to:)`.
     public init(from: CATransform3D, to: CATransform3D) {
-        self.from = from
-        self.to = to
         if Self.isScaleTranslation(from) && Self.isScaleTranslation(to) {
             mode = .linear
             a = Decomposed(); b = Decomposed()
@@ -46,11 +47,17 @@ public struct TransformBlend: Sendable, Equatable {
             mode = .discrete
             a = Decomposed(); b = Decomposed()
         }
+        let p = min(max((a.quaternion * b.quaternion).sum(), -1), 1)
+        product = p
+        theta = abs(p) == 1 ? 0 : acos(p)
+        inverseSine = abs(p) == 1 ? 0 : 1 / (1 - p * p).squareRoot()
     }
 
-    /// The transform at `progress` (0 at `from`, 1 at `to`; values outside extrapolate, as
-    /// timing curves that overshoot need).
-    public func value(at progress: Double) -> CATransform3D {
+    /// The transform at `progress` between `from` and `to`, the matrices this blend was made
+    /// of (0 at `from`, 1 at `to`; values outside extrapolate, as timing curves that
+    /// overshoot need). Allocates nothing.
+    @inlinable
+    public func value(at progress: Double, from: CATransform3D, to: CATransform3D) -> CATransform3D {
         switch mode {
         case .linear:
             var r = from
@@ -66,8 +73,25 @@ public struct TransformBlend: Sendable, Equatable {
         case .decomposed:
             if progress == 0 { return from }
             if progress == 1 { return to }
-            return Decomposed.interpolate(a, b, progress).recomposed()
+            return interpolated(progress).recomposed()
         }
+    }
+
+    /// The parts at `t`: linear, the quaternion spherical (CSS Transforms Level 2).
+    @inlinable
+    func interpolated(_ t: Double) -> Decomposed {
+        var r = Decomposed()
+        r.translate = a.translate + (b.translate - a.translate) * t
+        r.scale = a.scale + (b.scale - a.scale) * t
+        r.skew = a.skew + (b.skew - a.skew) * t
+        r.perspective = a.perspective + (b.perspective - a.perspective) * t
+        if theta == 0 {
+            r.quaternion = a.quaternion
+        } else {
+            let w = sin(t * theta) * inverseSine
+            r.quaternion = a.quaternion * (cos(t * theta) - product * w) + b.quaternion * w
+        }
+        return r
     }
 
     /// Whether `m` only scales by positive factors and translates (decomposition: those
@@ -94,16 +118,17 @@ public struct TransformBlend: Sendable, Equatable {
 /// A matrix in the parts of CSS Transforms Level 2's decomposition. Indexing follows the
 /// specification's pseudo-code, whose `matrix[i][j]` is Core Animation's `m(i+1)(j+1)` (row
 /// vectors: translation in the fourth row, perspective in the fourth column).
+@usableFromInline
 struct Decomposed: Sendable, Equatable {
-    var translate = SIMD3<Double>(0, 0, 0)
-    var scale = SIMD3<Double>(1, 1, 1)
+    @usableFromInline var translate = SIMD3<Double>(0, 0, 0)
+    @usableFromInline var scale = SIMD3<Double>(1, 1, 1)
     /// xy, xz, yz shears.
-    var skew = SIMD3<Double>(0, 0, 0)
-    var perspective = SIMD4<Double>(0, 0, 0, 1)
+    @usableFromInline var skew = SIMD3<Double>(0, 0, 0)
+    @usableFromInline var perspective = SIMD4<Double>(0, 0, 0, 1)
     /// x, y, z, w.
-    var quaternion = SIMD4<Double>(0, 0, 0, 1)
+    @usableFromInline var quaternion = SIMD4<Double>(0, 0, 0, 1)
 
-    init() {}
+    @inlinable init() {}
 
     /// The parts of `t`, or nil when it cannot be decomposed.
     init?(_ t: CATransform3D) {
@@ -171,66 +196,32 @@ struct Decomposed: Sendable, Equatable {
         guard (translate + scale + skew).sum().isFinite, (perspective + quaternion).sum().isFinite else { return nil }
     }
 
-    /// The parts at `t` between `a` (0) and `b` (1): linear, the quaternion spherical.
-    static func interpolate(_ a: Decomposed, _ b: Decomposed, _ t: Double) -> Decomposed {
-        var r = Decomposed()
-        r.translate = a.translate + (b.translate - a.translate) * t
-        r.scale = a.scale + (b.scale - a.scale) * t
-        r.skew = a.skew + (b.skew - a.skew) * t
-        r.perspective = a.perspective + (b.perspective - a.perspective) * t
-        var product = (a.quaternion * b.quaternion).sum()
-        product = min(max(product, -1), 1)
-        if abs(product) == 1 {
-            r.quaternion = a.quaternion
-        } else {
-            let theta = acos(product)
-            let w = sin(t * theta) / (1 - product * product).squareRoot()
-            r.quaternion = a.quaternion * (cos(t * theta) - product * w) + b.quaternion * w
-        }
-        return r
-    }
-
-    /// The matrix of these parts (CSS Transforms Level 2, "Recomposing to a 3D matrix"),
-    /// built in place: no allocation (it runs per frame).
+    /// The matrix of these parts (CSS Transforms Level 2, "Recomposing to a 3D matrix"):
+    /// perspective, translation, rotation, the three shears, scale. The specification's
+    /// matrix products touch few entries here, so they are written out: no allocation, about
+    /// a hundred multiplications.
+    @inlinable
     func recomposed() -> CATransform3D {
-        var m = CATransform3DIdentity
-        m.m14 = perspective[0]; m.m24 = perspective[1]; m.m34 = perspective[2]; m.m44 = perspective[3]
-        let t = translate
-        m.m41 += t.x * m.m11 + t.y * m.m21 + t.z * m.m31
-        m.m42 += t.x * m.m12 + t.y * m.m22 + t.z * m.m32
-        m.m43 += t.x * m.m13 + t.y * m.m23 + t.z * m.m33
-        m.m44 += t.x * m.m14 + t.y * m.m24 + t.z * m.m34
+        let p = perspective, t = translate
         let x = quaternion.x, y = quaternion.y, z = quaternion.z, w = quaternion.w
-        var r = CATransform3DIdentity
-        r.m11 = 1 - 2 * (y * y + z * z)
-        r.m12 = 2 * (x * y + z * w)
-        r.m13 = 2 * (x * z - y * w)
-        r.m21 = 2 * (x * y - z * w)
-        r.m22 = 1 - 2 * (x * x + z * z)
-        r.m23 = 2 * (y * z + x * w)
-        r.m31 = 2 * (x * z + y * w)
-        r.m32 = 2 * (y * z - x * w)
-        r.m33 = 1 - 2 * (x * x + y * y)
-        m = CATransform3DConcat(r, m)
-        if skew.z != 0 {
-            var k = CATransform3DIdentity
-            k.m32 = skew.z
-            m = CATransform3DConcat(k, m)
-        }
-        if skew.y != 0 {
-            var k = CATransform3DIdentity
-            k.m31 = skew.y
-            m = CATransform3DConcat(k, m)
-        }
-        if skew.x != 0 {
-            var k = CATransform3DIdentity
-            k.m21 = skew.x
-            m = CATransform3DConcat(k, m)
-        }
-        m.m11 *= scale.x; m.m12 *= scale.x; m.m13 *= scale.x; m.m14 *= scale.x
-        m.m21 *= scale.y; m.m22 *= scale.y; m.m23 *= scale.y; m.m24 *= scale.y
-        m.m31 *= scale.z; m.m32 *= scale.z; m.m33 *= scale.z; m.m34 *= scale.z
-        return m
+        // Rows 1-3: the rotation, with the perspective column carried through it.
+        var r1 = SIMD4<Double>(1 - 2 * (y * y + z * z), 2 * (x * y + z * w), 2 * (x * z - y * w), 0)
+        var r2 = SIMD4<Double>(2 * (x * y - z * w), 1 - 2 * (x * x + z * z), 2 * (y * z + x * w), 0)
+        var r3 = SIMD4<Double>(2 * (x * z + y * w), 2 * (y * z - x * w), 1 - 2 * (x * x + y * y), 0)
+        r1.w = r1.x * p.x + r1.y * p.y + r1.z * p.z
+        r2.w = r2.x * p.x + r2.y * p.y + r2.z * p.z
+        r3.w = r3.x * p.x + r3.y * p.y + r3.z * p.z
+        // Row 4: the translation (and the perspective's w).
+        let r4 = SIMD4<Double>(t.x, t.y, t.z, p.w + t.x * p.x + t.y * p.y + t.z * p.z)
+        // Shears: yz, then xz, then xy.
+        if skew.z != 0 { r3 += skew.z * r2 }
+        if skew.y != 0 { r3 += skew.y * r1 }
+        if skew.x != 0 { r2 += skew.x * r1 }
+        r1 *= scale.x; r2 *= scale.y; r3 *= scale.z
+        return CATransform3D(m11: r1.x, m12: r1.y, m13: r1.z, m14: r1.w,
+                             m21: r2.x, m22: r2.y, m23: r2.z, m24: r2.w,
+                             m31: r3.x, m32: r3.y, m33: r3.z, m34: r3.w,
+                             m41: r4.x, m42: r4.y, m43: r4.z, m44: r4.w)
     }
 
     static func rows(_ t: CATransform3D) -> [[Double]] {

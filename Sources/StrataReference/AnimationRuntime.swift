@@ -246,9 +246,8 @@ final class AnimationRuntime {
             if from.count == 16 {
                 // Whole transforms: by decomposition; each cumulative repetition concatenates
                 // the end value.
-                let end = Boxing.transform(to)
-                let blend = TransformBlend(from: Boxing.transform(from), to: end)
-                var m = blend.value(at: progress)
+                let start = Boxing.transform(from), end = Boxing.transform(to)
+                var m = TransformBlend(from: start, to: end).value(at: progress, from: start, to: end)
                 if iteration > 0 { m = CATransform3DConcat(m, TransformBlend.power(end, Int(iteration))) }
                 return Boxing.components(of: m)
             }

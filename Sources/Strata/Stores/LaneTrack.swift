@@ -26,12 +26,16 @@ final class LaneTrack {
     /// presentation values one run of memory), kept by `append` and `remove`, so the kernel
     /// tests a byte instead of the 8 rows every frame.
     @exclusivity(unchecked) var runs: Column<UInt8>
-    /// Whole-transform tracks (`transform`, `sublayerTransform`): each slot's endpoints as a
-    /// `TransformBlend` (decomposed once, at `add`); slots whose pair needs more than a
-    /// translation's entry-by-entry interpolation carry `SlotFlags.decompose`. Other
-    /// tracks keep a minimal column they never touch.
+    /// Whole-transform tracks (`transform`, `sublayerTransform`): a slot whose pair of
+    /// matrices interpolates by decomposition (more than scale and translation) carries
+    /// `SlotFlags.decompose` and the index in `blends` of its `TransformBlend` (decomposed
+    /// once, at `add`); other slots hold -1. Other tracks keep minimal columns they never
+    /// touch.
     let isMatrix: Bool
+    @exclusivity(unchecked) var blendOf: Column<Int32>
     @exclusivity(unchecked) var blends: Column<TransformBlend>
+    @exclusivity(unchecked) private var blendCount = 0
+    @exclusivity(unchecked) private var freeBlends: [Int32] = []
     /// One block of results (64-byte aligned), allocated once; the render worker's own.
     let blockBuffer = UnsafeMutableRawPointer.allocate(byteCount: 64, alignment: 64)
     let workerBuffer = UnsafeMutableRawPointer.allocate(byteCount: 64, alignment: 64)
@@ -52,12 +56,13 @@ final class LaneTrack {
         scratch = Column(capacity: c * width, fill: 0)
         runs = Column(capacity: c / 8, fill: 0)
         isMatrix = offset == 0 && width == 16 && PropertyTable[property].kind == .transform
-        blends = Column(capacity: isMatrix ? c : 8, fill: TransformBlend(from: CATransform3DIdentity, to: CATransform3DIdentity))
+        blendOf = Column(capacity: isMatrix ? c : 8, fill: -1)
+        blends = Column(capacity: 8, fill: TransformBlend(from: CATransform3DIdentity, to: CATransform3DIdentity))
     }
 
     deinit {
         layer.free(); timing.free(); record.free(); compose.free()
-        from.free(); delta.free(); scratch.free(); runs.free(); blends.free()
+        from.free(); delta.free(); scratch.free(); runs.free(); blendOf.free(); blends.free()
         blockBuffer.deallocate()
         workerBuffer.deallocate()
     }
@@ -65,7 +70,8 @@ final class LaneTrack {
     var bytesPerAnimation: Int { 4 + 4 + 4 + 1 + 3 * 8 * width }
     /// Bytes of the track's columns (capacity, not count) and its two block buffers.
     var bytesAllocated: Int {
-        capacity * bytesPerAnimation + capacity / 8 + 128 + blends.capacity * MemoryLayout<TransformBlend>.stride
+        capacity * bytesPerAnimation + capacity / 8 + 128
+            + blendOf.capacity * 4 + blends.capacity * MemoryLayout<TransformBlend>.stride
     }
 
     /// Recomputes the run flag of the block holding slot s.
@@ -96,8 +102,19 @@ final class LaneTrack {
         }
         if isMatrix {
             let blend = TransformBlend(from: LaneValue.transform(f), to: LaneValue.transform(to))
-            blends[s] = blend
-            if blend.mode != .linear { compose[s] |= SlotFlags.decompose }
+            if blend.mode == .linear {
+                blendOf[s] = -1
+            } else {
+                let k: Int32
+                if let free = freeBlends.popLast() { k = free } else {
+                    if blendCount == blends.capacity { blends.grow(to: blendCount * 2) }
+                    k = Int32(blendCount)
+                    blendCount += 1
+                }
+                blends[Int(k)] = blend
+                blendOf[s] = k
+                compose[s] |= SlotFlags.decompose
+            }
         }
         // A block's run is known once its eighth slot is filled.
         if s & 7 == 7 { updateRun(s) } else if s & 7 == 0 { runs[s >> 3] = 0 }
@@ -109,12 +126,16 @@ final class LaneTrack {
         let s = Int(s)
         let last = count - 1
         count -= 1
+        if isMatrix {
+            if blendOf[s] >= 0 { freeBlends.append(blendOf[s]) }
+            blendOf[s] = blendOf[last]
+            blendOf[last] = -1
+        }
         // The last block lost a slot (or its last slot moved into s's block).
         runs[last >> 3] = 0
         guard s != last else { compose[s] = 0; return -1 }
         layer[s] = layer[last]; timing[s] = timing[last]; record[s] = record[last]; compose[s] = compose[last]
         compose[last] = 0
-        if isMatrix { blends[s] = blends[last] }
         for c in 0..<width {
             from[lane(s, c)] = from[lane(last, c)]
             delta[lane(s, c)] = delta[lane(last, c)]
@@ -130,7 +151,7 @@ final class LaneTrack {
         compose.grow(to: c, fill: 0)
         from.grow(to: c * width, fill: 0); delta.grow(to: c * width, fill: 0); scratch.grow(to: c * width, fill: 0)
         runs.grow(to: c / 8, fill: 0)
-        if isMatrix { blends.grow(to: c) }
+        if isMatrix { blendOf.grow(to: c) }
         capacity = c
     }
 
@@ -273,11 +294,16 @@ final class LaneTrack {
     /// row) or, when composed, to the slot's scratch lanes.
     @inline(never)
     private func evaluateMatrix(_ s: Int, progress: Double, iteration: Double, into out: UnsafeMutablePointer<Double>?) {
-        let blend = blends[s]
-        var m = blend.value(at: progress)
-        if iteration > 0 { m = CATransform3DConcat(m, TransformBlend.power(blend.to, Int(iteration))) }
-        withUnsafeTemporaryAllocation(of: Double.self, capacity: 16) { buffer in
-            let v = buffer.baseAddress!
+        withUnsafeTemporaryAllocation(of: Double.self, capacity: 32) { buffer in
+            let v = buffer.baseAddress!, end = v + 16
+            for c in 0..<16 {
+                let i = lane(s, c)
+                v[c] = from[i]
+                end[c] = from[i] + delta[i]
+            }
+            let to = LaneValue.transform(end)
+            var m = blends[Int(blendOf[s])].value(at: progress, from: LaneValue.transform(v), to: to)
+            if iteration > 0 { m = CATransform3DConcat(m, TransformBlend.power(to, Int(iteration))) }
             LaneValue.store(m, into: v)
             if let out {
                 for c in 0..<16 { out[c] = v[c] }
