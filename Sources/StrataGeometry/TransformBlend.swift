@@ -102,6 +102,32 @@ public struct TransformBlend: Sendable, Equatable {
             && m.m31 == 0 && m.m32 == 0 && m.m33 > 0 && m.m34 == 0 && m.m44 == 1
     }
 
+    /// `t` with its scale, rotation and translation changed by `edit` and its shears and
+    /// perspective kept: what setting a transform sub-path (`transform.rotation.y`,
+    /// `transform.scale.x` ...) does. `edit` sees and returns a matrix without shear or
+    /// perspective; the result puts `t`'s back (decomposed, CSS Transforms Level 2), so a
+    /// turn about y set on a layer with `m34 = -1/500` keeps its perspective. A matrix with
+    /// neither, or one that cannot be decomposed, is given to `edit` as it is.
+    public static func editingRigidPart(of t: CATransform3D, _ edit: (CATransform3D) -> CATransform3D) -> CATransform3D {
+        // No perspective column and orthogonal rows (to rounding): nothing to keep, and no
+        // decomposition (sub-path animations run this every frame).
+        let r1 = SIMD3<Double>(t.m11, t.m12, t.m13), r2 = SIMD3<Double>(t.m21, t.m22, t.m23)
+        let r3 = SIMD3<Double>(t.m31, t.m32, t.m33)
+        let n = max((r1 * r1).sum(), (r2 * r2).sum(), (r3 * r3).sum()) * 1e-12
+        if t.m14 == 0 && t.m24 == 0 && t.m34 == 0 && t.m44 == 1
+            && abs((r1 * r2).sum()) <= n && abs((r1 * r3).sum()) <= n && abs((r2 * r3).sum()) <= n {
+            return edit(t)
+        }
+        guard let d = Decomposed(t), d.skew != SIMD3(0, 0, 0) || d.perspective != SIMD4(0, 0, 0, 1) else { return edit(t) }
+        var rigid = d
+        rigid.skew = SIMD3(0, 0, 0)
+        rigid.perspective = SIMD4(0, 0, 0, 1)
+        guard var e = Decomposed(edit(rigid.recomposed())) else { return edit(t) }
+        e.skew = d.skew
+        e.perspective = d.perspective
+        return e.recomposed()
+    }
+
     /// `m` concatenated with itself `k` times (`k` >= 0; identity for 0): what `isCumulative`
     /// adds after `k` repetitions.
     public static func power(_ m: CATransform3D, _ k: Int) -> CATransform3D {
@@ -130,68 +156,70 @@ struct Decomposed: Sendable, Equatable {
 
     @inlinable init() {}
 
-    /// The parts of `t`, or nil when it cannot be decomposed.
+    /// The parts of `t`, or nil when it cannot be decomposed. Allocates nothing (sub-path
+    /// animations decompose every frame).
     init?(_ t: CATransform3D) {
-        var m = Self.rows(t)
-        guard m[3][3] != 0 else { return nil }
-        let w = m[3][3]
-        for i in 0..<4 { for j in 0..<4 { m[i][j] /= w } }
-        // The matrix without its perspective column must be invertible.
-        var p = m
-        for i in 0..<3 { p[i][3] = 0 }
-        p[3][3] = 1
-        let pt = Self.transform(p)
-        guard Self.determinant(pt) != 0 else { return nil }
-        if m[0][3] != 0 || m[1][3] != 0 || m[2][3] != 0 {
-            let rhs = SIMD4<Double>(m[0][3], m[1][3], m[2][3], m[3][3])
-            // rhs times the transposed inverse: the inverse's rows dotted with rhs.
-            let inv = Self.rows(CATransform3DInvert(pt))
-            var r = SIMD4<Double>(0, 0, 0, 0)
-            // multVecMatrix(rhs, transpose(inverse)): component i = sum_j rhs[j] * inverse[i][j].
-            for i in 0..<4 {
-                r[i] = rhs[0] * inv[i][0] + rhs[1] * inv[i][1] + rhs[2] * inv[i][2] + rhs[3] * inv[i][3]
-            }
-            perspective = r
+        guard t.m44 != 0 else { return nil }
+        let w = Double(t.m44)
+        let m1 = SIMD4<Double>(t.m11, t.m12, t.m13, t.m14) / w
+        let m2 = SIMD4<Double>(t.m21, t.m22, t.m23, t.m24) / w
+        let m3 = SIMD4<Double>(t.m31, t.m32, t.m33, t.m34) / w
+        let m4 = SIMD4<Double>(t.m41, t.m42, t.m43, t.m44) / w
+        var row0 = SIMD3<Double>(m1.x, m1.y, m1.z)
+        var row1 = SIMD3<Double>(m2.x, m2.y, m2.z)
+        var row2 = SIMD3<Double>(m3.x, m3.y, m3.z)
+        func cross(_ a: SIMD3<Double>, _ b: SIMD3<Double>) -> SIMD3<Double> {
+            SIMD3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x)
         }
-        translate = SIMD3(m[3][0], m[3][1], m[3][2])
-        var row = [SIMD3<Double>](repeating: .zero, count: 3)
-        for i in 0..<3 { row[i] = SIMD3(m[i][0], m[i][1], m[i][2]) }
-        func length(_ v: SIMD3<Double>) -> Double { (v * v).sum().squareRoot() }
         func dot(_ a: SIMD3<Double>, _ b: SIMD3<Double>) -> Double { (a * b).sum() }
-        scale.x = length(row[0])
+        func length(_ v: SIMD3<Double>) -> Double { dot(v, v).squareRoot() }
+        // The matrix without its perspective column (last column 0, 0, 0, 1) must be
+        // invertible: its determinant is the upper 3x3's.
+        guard dot(row0, cross(row1, row2)) != 0 else { return nil }
+        if m1.w != 0 || m2.w != 0 || m3.w != 0 {
+            let pm = CATransform3D(m11: m1.x, m12: m1.y, m13: m1.z, m14: 0, m21: m2.x, m22: m2.y, m23: m2.z, m24: 0,
+                                   m31: m3.x, m32: m3.y, m33: m3.z, m34: 0, m41: m4.x, m42: m4.y, m43: m4.z, m44: 1)
+            let inv = CATransform3DInvert(pm)
+            let rhs = SIMD4<Double>(m1.w, m2.w, m3.w, m4.w)
+            // rhs times the transposed inverse: component i is rhs . (row i of the inverse).
+            perspective = SIMD4(
+                (rhs * SIMD4(inv.m11, inv.m12, inv.m13, inv.m14)).sum(),
+                (rhs * SIMD4(inv.m21, inv.m22, inv.m23, inv.m24)).sum(),
+                (rhs * SIMD4(inv.m31, inv.m32, inv.m33, inv.m34)).sum(),
+                (rhs * SIMD4(inv.m41, inv.m42, inv.m43, inv.m44)).sum())
+        }
+        translate = SIMD3(m4.x, m4.y, m4.z)
+        scale.x = length(row0)
         guard scale.x != 0 else { return nil }
-        row[0] /= scale.x
-        skew.x = dot(row[0], row[1])
-        row[1] -= row[0] * skew.x
-        scale.y = length(row[1])
+        row0 /= scale.x
+        skew.x = dot(row0, row1)
+        row1 -= row0 * skew.x
+        scale.y = length(row1)
         guard scale.y != 0 else { return nil }
-        row[1] /= scale.y
+        row1 /= scale.y
         skew.x /= scale.y
-        skew.y = dot(row[0], row[2])
-        row[2] -= row[0] * skew.y
-        skew.z = dot(row[1], row[2])
-        row[2] -= row[1] * skew.z
-        scale.z = length(row[2])
+        skew.y = dot(row0, row2)
+        row2 -= row0 * skew.y
+        skew.z = dot(row1, row2)
+        row2 -= row1 * skew.z
+        scale.z = length(row2)
         guard scale.z != 0 else { return nil }
-        row[2] /= scale.z
+        row2 /= scale.z
         skew.y /= scale.z
         skew.z /= scale.z
         // A coordinate-system flip: negate the scales and rows.
-        let c = SIMD3(row[1].y * row[2].z - row[1].z * row[2].y,
-                      row[1].z * row[2].x - row[1].x * row[2].z,
-                      row[1].x * row[2].y - row[1].y * row[2].x)
-        if dot(row[0], c) < 0 {
+        if dot(row0, cross(row1, row2)) < 0 {
             scale = -scale
-            for i in 0..<3 { row[i] = -row[i] }
+            row0 = -row0; row1 = -row1; row2 = -row2
         }
         var q = SIMD4<Double>(
-            0.5 * max(1 + row[0].x - row[1].y - row[2].z, 0).squareRoot(),
-            0.5 * max(1 - row[0].x + row[1].y - row[2].z, 0).squareRoot(),
-            0.5 * max(1 - row[0].x - row[1].y + row[2].z, 0).squareRoot(),
-            0.5 * max(1 + row[0].x + row[1].y + row[2].z, 0).squareRoot())
-        if row[2].y > row[1].z { q.x = -q.x }
-        if row[0].z > row[2].x { q.y = -q.y }
-        if row[1].x > row[0].y { q.z = -q.z }
+            0.5 * max(1 + row0.x - row1.y - row2.z, 0).squareRoot(),
+            0.5 * max(1 - row0.x + row1.y - row2.z, 0).squareRoot(),
+            0.5 * max(1 - row0.x - row1.y + row2.z, 0).squareRoot(),
+            0.5 * max(1 + row0.x + row1.y + row2.z, 0).squareRoot())
+        if row2.y > row1.z { q.x = -q.x }
+        if row0.z > row2.x { q.y = -q.y }
+        if row1.x > row0.y { q.z = -q.z }
         quaternion = q
         guard (translate + scale + skew).sum().isFinite, (perspective + quaternion).sum().isFinite else { return nil }
     }
@@ -222,33 +250,5 @@ struct Decomposed: Sendable, Equatable {
                              m21: r2.x, m22: r2.y, m23: r2.z, m24: r2.w,
                              m31: r3.x, m32: r3.y, m33: r3.z, m34: r3.w,
                              m41: r4.x, m42: r4.y, m43: r4.z, m44: r4.w)
-    }
-
-    static func rows(_ t: CATransform3D) -> [[Double]] {
-        [[t.m11, t.m12, t.m13, t.m14], [t.m21, t.m22, t.m23, t.m24],
-         [t.m31, t.m32, t.m33, t.m34], [t.m41, t.m42, t.m43, t.m44]].map { $0.map { Double($0) } }
-    }
-
-    static func transform(_ m: [[Double]]) -> CATransform3D {
-        CATransform3D(m11: m[0][0], m12: m[0][1], m13: m[0][2], m14: m[0][3],
-                      m21: m[1][0], m22: m[1][1], m23: m[1][2], m24: m[1][3],
-                      m31: m[2][0], m32: m[2][1], m33: m[2][2], m34: m[2][3],
-                      m41: m[3][0], m42: m[3][1], m43: m[3][2], m44: m[3][3])
-    }
-
-    static func determinant(_ t: CATransform3D) -> Double {
-        let m = rows(t)
-        func det3(_ r: [Int], _ c: [Int]) -> Double {
-            m[r[0]][c[0]] * (m[r[1]][c[1]] * m[r[2]][c[2]] - m[r[1]][c[2]] * m[r[2]][c[1]])
-                - m[r[0]][c[1]] * (m[r[1]][c[0]] * m[r[2]][c[2]] - m[r[1]][c[2]] * m[r[2]][c[0]])
-                + m[r[0]][c[2]] * (m[r[1]][c[0]] * m[r[2]][c[1]] - m[r[1]][c[1]] * m[r[2]][c[0]])
-        }
-        var d = 0.0
-        for j in 0..<4 {
-            let cols = (0..<4).filter { $0 != j }
-            let sign: Double = j % 2 == 0 ? 1 : -1
-            d += sign * m[0][j] * det3([1, 2, 3], cols)
-        }
-        return d
     }
 }

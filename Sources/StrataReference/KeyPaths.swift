@@ -61,7 +61,12 @@ enum TransformField: String {
 
     /// `t` with this field set to `newValue`: decomposed, the field replaced, recomposed as
     /// scale, then the x, y, z rotations, then the translation.
+    /// Shears and perspective (`m34`) are kept (SEMANTICS.md, "Fidelity rules").
     func setting(_ newValue: Double, in t: CATransform3D) -> CATransform3D {
+        TransformBlend.editingRigidPart(of: t) { rigidSetting(newValue, in: $0) }
+    }
+
+    private func rigidSetting(_ newValue: Double, in t: CATransform3D) -> CATransform3D {
         var scale = [TransformField.scaleX.value(in: t), TransformField.scaleY.value(in: t), TransformField.scaleZ.value(in: t)]
         var rotation = [TransformField.rotationX.value(in: t), TransformField.rotationY.value(in: t), TransformField.rotationZ.value(in: t)]
         var translation = [Double(t.m41), Double(t.m42), Double(t.m43)]

@@ -137,3 +137,45 @@ final class TransformInterpolationTests: XCTestCase {
         XCTAssertEqual(numericValue(try scene.presented().value(forKey: "progress")) ?? .nan, 5, accuracy: 1e-9)
     }
 }
+
+/// Transform sub-paths change one part and keep the others, perspective and shears included.
+final class TransformSubPathTests: XCTestCase {
+    override func setUp() {
+        super.setUp()
+        CATransaction.flush()
+    }
+
+    func test_turnAboutYKeepsThePerspective() throws {
+        var perspective = CATransform3DIdentity
+        perspective.m34 = -1.0 / 500
+        let scene = Scene(CALayer()) { $0.transform = perspective }
+        let a = CABasicAnimation(keyPath: "transform.rotation.y")
+        a.fromValue = 0.0
+        a.toValue = Double.pi / 2
+        a.duration = 1
+        CATransaction.begin()
+        scene.layer.add(a, forKey: "flip")
+        CATransaction.commit()
+        scene.frame(at: 0.5)
+        let expected = CATransform3DConcat(CATransform3DMakeRotation(.pi / 4, 0, 1, 0), perspective)
+        let t = try scene.presented().transform
+        XCTAssertEqual(Double(t.m34), Double(expected.m34), accuracy: 1e-12, "the turn seen in perspective")
+        XCTAssertEqual(Double(t.m11), Double(expected.m11), accuracy: 1e-12)
+        XCTAssertEqual(Double(t.m14), Double(expected.m14), accuracy: 1e-12)
+        XCTAssertEqual(Double(t.m31), Double(expected.m31), accuracy: 1e-12)
+    }
+
+    func test_settingScaleKeepsTheShear() {
+        let layer = CALayer()
+        var sheared = CATransform3DIdentity
+        sheared.m21 = 0.5   // x shifts by half of y
+        layer.transform = sheared
+        layer.setValue(2.0, forKeyPath: "transform.scale.y")
+        let t = layer.transform
+        // Scale y by 2 applied before the shear: row 2 doubles, the shear stays.
+        XCTAssertEqual(Double(t.m21), 1.0, accuracy: 1e-12)
+        XCTAssertEqual(Double(t.m22), 2.0, accuracy: 1e-12)
+        XCTAssertEqual(Double(t.m11), 1.0, accuracy: 1e-12)
+        XCTAssertEqual(Double(t.m12), 0.0, accuracy: 1e-12)
+    }
+}

@@ -29,8 +29,13 @@ extension TransformField {
         }
     }
 
-    /// `t` with this field set to `v`: recomposed from scale, rotation and translation.
+    /// `t` with this field set to `v`: recomposed from scale, rotation and translation, with
+    /// `t`'s shears and perspective (`m34`) kept.
     func setting(_ v: Double, in t: CATransform3D) -> CATransform3D {
+        TransformBlend.editingRigidPart(of: t) { rigidSetting(v, in: $0) }
+    }
+
+    private func rigidSetting(_ v: Double, in t: CATransform3D) -> CATransform3D {
         let f = self
         var sx = TransformField.scaleX.value(in: t), sy = TransformField.scaleY.value(in: t)
         var sz = TransformField.scaleZ.value(in: t)
