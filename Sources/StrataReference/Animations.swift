@@ -65,6 +65,7 @@ open class CAAnimation: NSObject, CAMediaTiming, CAAction, NSCopying {
         }
         let copy = self.copy() as! CAAnimation
         if let property = copy as? CAPropertyAnimation, property.keyPath == nil { property.keyPath = event }
+        layer.engine.showStart(of: copy, on: layer)
         layer.engine.addAnimation(copy, forKey: event, to: layer, fromAction: true)
     }
 

@@ -113,6 +113,19 @@ extension ReferenceEngine {
         }
     }
 
+    /// A basic animation run as the action of a change of its whole property, with no
+    /// `fromValue`, shows where it starts: the value before the change (what it animates
+    /// from, so `animation(forKey:)` reads it, as for built-in implicit animations). Not when
+    /// both `toValue` and `byValue` are set (they fix the start themselves).
+    func showStart(of animation: CAAnimation, on layer: CALayer) {
+        guard let basic = animation as? CABasicAnimation, basic.fromValue == nil,
+              basic.toValue == nil || basic.byValue == nil, let key = basic.keyPath,
+              let change = changeInFlight, change.layer == ObjectIdentifier(layer), change.key == key,
+              let old = change.oldComponents, let spec = PropertyCatalog.spec(key),
+              spec.kind != .object, spec.kind != .timing, old.count == spec.kind.width else { return }
+        basic.fromValue = Boxing.box(old, kind: spec.kind)
+    }
+
     /// Runs an action found by the lookup, with the change that triggered it in flight.
     func run(_ action: CAAction, forKey key: String, on layer: CALayer, change: ChangeInFlight?) {
         let saved = changeInFlight

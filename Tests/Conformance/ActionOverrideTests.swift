@@ -216,3 +216,30 @@ final class ActionEndpointTests: XCTestCase {
         XCTAssertEqual(added.keyPath, "progress")
     }
 }
+
+/// A host view's animations show where they started, as a plain layer's implicit ones do.
+final class ViewAnimationObjectTests: XCTestCase {
+    override func setUp() {
+        super.setUp()
+        CATransaction.flush()
+    }
+
+    func test_viewAnimationShowsItsFromValue() throws {
+        let root = CALayer()
+        let renderer = CARenderer(layer: root)
+        let view = View(frame: CGRect(x: 0, y: 0, width: 10, height: 10))
+        root.addSublayer(view.layer)
+        renderer.renderFrame(atTime: 0)
+        View.animate(withDuration: 1, animations: { view.alpha = 0.2 })
+        let first = try XCTUnwrap(view.layer.animation(forKey: "opacity") as? CABasicAnimation)
+        XCTAssertEqual(numericValue(first.fromValue) ?? .nan, 1, accuracy: 1e-6)
+        renderer.renderFrame(atTime: 0.5)
+        let shown = Double(try XCTUnwrap(view.layer.presentation()).opacity)
+        // Interrupting the running one: the new animation starts from what is shown.
+        View.animate(withDuration: 1, animations: { view.alpha = 1 })
+        let second = try XCTUnwrap(view.layer.animation(forKey: "opacity") as? CABasicAnimation)
+        XCTAssertEqual(numericValue(second.fromValue) ?? .nan, shown, accuracy: 1e-6)
+        XCTAssertLessThan(shown, 0.99)
+        XCTAssertGreaterThan(shown, 0.21)
+    }
+}

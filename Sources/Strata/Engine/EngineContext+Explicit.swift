@@ -6,7 +6,21 @@ extension EngineContext {
     func runAnimationAction(_ anim: CAAnimation, event: String, layer: CALayer) {
         let copy = anim.copy() as! CAAnimation
         if let p = copy as? CAPropertyAnimation, p.keyPath == nil { p.keyPath = event }
+        showStart(of: copy, row: layer.row)
         addAnimation(copy, forKey: event, to: layer, fromAction: true, copied: true)
+    }
+
+    /// A basic animation run as the action of a change of its whole property, with no
+    /// `fromValue`, shows where it starts: the value before the change (what it animates
+    /// from, so `animation(forKey:)` reads it, as for built-in implicit animations). Not when
+    /// both `toValue` and `byValue` are set (they fix the start themselves).
+    func showStart(of anim: CAAnimation, row: Int32) {
+        guard let b = anim as? CABasicAnimation, b.fromValue == nil, b.toValue == nil || b.byValue == nil,
+              let key = b.keyPath, let c = changeInFlight, c.row == row,
+              let p = PropertyTable.idsByName[key], p == c.property else { return }
+        let info = PropertyTable[p]
+        guard info.width > 0, info.kind != .timing, c.old.count == info.width else { return }
+        b.fromValue = c.old.withUnsafeBufferPointer { LaneValue.box($0.baseAddress!, kind: info.kind) }
     }
 
     /// The "current value" an animation starts from: the value before the change in flight,
