@@ -161,13 +161,13 @@ extension ReferenceEngine {
                                              model: { [field.value(in: modelTransform)] }) else { return nil }
             return .transformField(property: spec.name, field, from: from[0], to: to[0])
         case (.custom(let key), let basic as CABasicAnimation):
-            let model = layer.customValues[key]
+            let model = layer.customModel(key)
             guard let sample = model ?? basic.toValue ?? basic.fromValue ?? basic.byValue,
                   let (type, kind) = CustomValueType.of(sample) else { return refuseCustom(path) }
             let width = kind.width
             let modelComponents = model.flatMap { Boxing.components($0, kind: kind, width: width) }
                 ?? [Double](repeating: 0, count: width)
-            var currentValue: Any? = layer.isCommitted ? layer.presentedCustom[key] : model
+            var currentValue: Any? = layer.isCommitted ? layer.presentedCustom[key] ?? Swift.type(of: layer).defaultValue(forKey: key) : model
             if let change = changeInFlight, change.layer == ObjectIdentifier(layer), change.key == key {
                 currentValue = change.oldObject
             }
@@ -177,7 +177,7 @@ extension ReferenceEngine {
                                              current: { currentComponents }, model: { modelComponents }) else { return nil }
             return .custom(key: key, type: type, kind: kind, .endpoints(from: from, to: to))
         case (.custom(let key), let keyframes as CAKeyframeAnimation):
-            let model = layer.customValues[key]
+            let model = layer.customModel(key)
             let pathSample: Any? = keyframes.path == nil ? nil : CGPoint.zero
             guard let sample = model ?? keyframes.values?.first ?? pathSample,
                   let (type, kind) = CustomValueType.of(sample) else { return refuseCustom(path) }

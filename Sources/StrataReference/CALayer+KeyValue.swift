@@ -11,7 +11,7 @@ extension CALayer {
         default: break
         }
         guard let target = KeyPaths.resolve(keyPath, isShape: self is CAShapeLayer) else {
-            if KeyPaths.isCustomKey(keyPath) { return customValues[keyPath] }
+            if KeyPaths.isCustomKey(keyPath) { return customModel(keyPath) }
             StrataDiagnostics.emit(.unknownKeyPath, "value(forKeyPath: \"\(keyPath)\"): no such key path on \(type(of: self))")
             return nil
         }
@@ -36,7 +36,7 @@ extension CALayer {
         case .frame:
             return frame
         case .custom(let key):
-            return customValues[key]
+            return customModel(key)
         }
     }
 

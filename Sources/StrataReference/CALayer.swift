@@ -17,6 +17,9 @@ open class CALayer: NSObject, CAMediaTiming {
     var componentValues: [String: [Double]] = [:]
     var objectValues: [String: Any] = [:]
     var customValues: [String: Any] = [:]
+    /// The model value of custom key `key`: the value set, else the class's
+    /// `defaultValue(forKey:)`.
+    func customModel(_ key: String) -> Any? { customValues[key] ?? type(of: self).defaultValue(forKey: key) }
     var timing = LayerTiming()
 
     // What is on screen: the last frame's values plus unanimated changes committed since.

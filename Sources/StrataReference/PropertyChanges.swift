@@ -75,7 +75,7 @@ extension ReferenceEngine {
         }
         let top = topTransaction()
         let outcome: ActionLookupResult = top.disableActions ? .none : layer.lookUpAction(forKey: key)
-        let old = layer.isCommitted ? layer.presentedCustom[key] : layer.customValues[key]
+        let old = layer.isCommitted ? layer.presentedCustom[key] ?? type(of: layer).defaultValue(forKey: key) : layer.customModel(key)
         layer.customValues[key] = value
         if case .action(let action) = outcome {
             run(action, forKey: key, on: layer,
@@ -166,7 +166,7 @@ extension CALayer {
             default: presentedComponents[spec.name] = componentValues[spec.name]
             }
         } else {
-            presentedCustom[key] = customValues[key]
+            presentedCustom[key] = customModel(key)
         }
     }
 

@@ -156,7 +156,7 @@ extension CALayer {
                 guard r.phase == .active else { continue }
                 let v = r.currentComponents()
                 if value == nil {
-                    value = customValues[key].flatMap { Boxing.components($0, kind: kind, width: v.count) }
+                    value = customModel(key).flatMap { Boxing.components($0, kind: kind, width: v.count) }
                         ?? [Double](repeating: 0, count: v.count)
                 }
                 value = r.isAdditive ? zip(value!, v).map { $0 + $1 } : v
@@ -166,7 +166,7 @@ extension CALayer {
             if anyActive, let value, let boxAs {
                 presentedCustom[key] = boxAs.box(value)
             } else if !anyPending {
-                presentedCustom[key] = customValues[key]
+                presentedCustom[key] = customModel(key)
             }
         }
 

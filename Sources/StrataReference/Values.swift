@@ -163,13 +163,13 @@ enum Boxing {
         case .cgFloat, .float, .bool, .timing:
             return number(value).map { [$0] }
         case .point:
-            guard let p = value as? CGPoint else { return nil }
+            guard let p = value as? CGPoint ?? wrapped(value, "{CGPoint")?.pointValue else { return nil }
             return [Double(p.x), Double(p.y)]
         case .size:
-            guard let s = value as? CGSize else { return nil }
+            guard let s = value as? CGSize ?? wrapped(value, "{CGSize")?.sizeValue else { return nil }
             return [Double(s.width), Double(s.height)]
         case .rect:
-            guard let r = value as? CGRect else { return nil }
+            guard let r = value as? CGRect ?? wrapped(value, "{CGRect")?.rectValue else { return nil }
             return [Double(r.origin.x), Double(r.origin.y), Double(r.size.width), Double(r.size.height)]
         case .color:
             guard let c = value as? CGColor else { return nil }
@@ -181,6 +181,13 @@ enum Boxing {
         case .object:
             return nil
         }
+    }
+
+    /// `value` as an NSValue wrapping a point, size or rectangle (`NSValue(point:)` ...)
+    /// whose type encoding starts with `prefix`; numbers are not.
+    static func wrapped(_ value: Any, _ prefix: String) -> NSValue? {
+        guard let v = value as? NSValue, !(v is NSNumber) else { return nil }
+        return String(cString: v.objCType).hasPrefix(prefix) ? v : nil
     }
 
     /// The Swift value of components of `kind` (what `value(forKeyPath:)` returns).
@@ -209,6 +216,8 @@ enum Boxing {
 /// type the model holds (a Double stays a Double).
 enum CustomValueType {
     case double, cgFloat, float, int, nsNumber, point, size, rect, color, transform
+    /// NSValue-wrapped points, sizes and rectangles, boxed back as NSValue.
+    case pointValue, sizeValue, rectValue
 
     /// The type and value kind of `value`, or nil when it cannot be interpolated.
     static func of(_ value: Any) -> (CustomValueType, ValueKind)? {
@@ -223,7 +232,11 @@ enum CustomValueType {
         case is CGRect: return (.rect, .rect)
         case is CGColor: return (.color, .color)
         case is CATransform3D: return (.transform, .transform)
-        default: return nil
+        default:
+            if Boxing.wrapped(value, "{CGPoint") != nil { return (.pointValue, .point) }
+            if Boxing.wrapped(value, "{CGSize") != nil { return (.sizeValue, .size) }
+            if Boxing.wrapped(value, "{CGRect") != nil { return (.rectValue, .rect) }
+            return nil
         }
     }
 
@@ -240,6 +253,9 @@ enum CustomValueType {
         case .rect: return CGRect(x: c[0], y: c[1], width: c[2], height: c[3])
         case .color: return CGColor(red: CGFloat(c[0]), green: CGFloat(c[1]), blue: CGFloat(c[2]), alpha: CGFloat(c[3]))
         case .transform: return Boxing.transform(c)
+        case .pointValue: return NSValue(point: CGPoint(x: c[0], y: c[1]))
+        case .sizeValue: return NSValue(size: CGSize(width: c[0], height: c[1]))
+        case .rectValue: return NSValue(rect: CGRect(x: c[0], y: c[1], width: c[2], height: c[3]))
         }
     }
 }

@@ -255,7 +255,10 @@ public struct ScriptGenerator {
                                    : .removeAllAnimations(layer: layer()))
         case ..<0.78:
             var m: [String: ScriptBehavior] = [:]
-            for _ in 0..<Int.random(in: 1...3, using: &rng) { m[pick(Self.scalarKeys + ["position", "backgroundColor", "onOrderIn", "onOrderOut"])] = behavior() }
+            // Custom keys ("progress") too: their actions start from the value shown.
+            for _ in 0..<Int.random(in: 1...3, using: &rng) {
+                m[pick(Self.scalarKeys + ["position", "backgroundColor", "progress", "onOrderIn", "onOrderOut"])] = behavior()
+            }
             switch Int.random(in: 0..<3, using: &rng) {
             case 0: ops.append(.setActions(layer: layer(), actions: m))
             case 1: ops.append(.setDelegate(layer: layer(), actions: m))

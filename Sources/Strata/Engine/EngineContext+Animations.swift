@@ -264,7 +264,7 @@ extension EngineContext {
                !hasCustomAnimation(row: r.layer, key: d.customKey, except: id) {
                 let layer = h.takeUnretainedValue()
                 layer.animatedCustom[d.customKey] = nil
-                layer.committedObjects[d.customKey] = layer.customValues[d.customKey]
+                layer.committedObjects[d.customKey] = layer.customModel(d.customKey)
             }
         case .group:
             for child in animations.groupChildren[id] ?? [] where animations.records[Int(child)].flags & RecordFlags.alive != 0 {

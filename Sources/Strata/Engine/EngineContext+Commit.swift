@@ -55,7 +55,7 @@ extension EngineContext {
         for (row, key) in dirtyObjects where layers.flags[Int(row)] & LayerFlags.alive != 0 {
             guard let layer = layers.handle[Int(row)]?.takeUnretainedValue() else { continue }
             let id = PropertyID(key)
-            let value: Any? = id.isBuiltIn ? layer.readObject(id) : layer.customValues[key]
+            let value: Any? = id.isBuiltIn ? layer.readObject(id) : layer.customModel(key)
             if let value { layer.committedObjects[key] = value } else { layer.committedObjects[key] = nil }
             layers.noteChanged(row)
         }

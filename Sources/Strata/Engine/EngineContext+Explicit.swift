@@ -181,7 +181,7 @@ extension EngineContext {
             return .derived(DerivedValue(field: field, from: from, delta: [to[0] - from[0]],
                                          additive: b.isAdditive, cumulative: b.isCumulative), p)
         case (.custom(let key), let b as CABasicAnimation):
-            let model = layer.customValues[key.raw]
+            let model = layer.customModel(key.raw)
             guard let sample = model ?? b.toValue ?? b.fromValue ?? b.byValue,
                   let (type, k, width) = CustomValueType.of(sample) else {
                 StrataDiagnostics.emit(.wrongValueType,
@@ -199,7 +199,7 @@ extension EngineContext {
             d.customKey = key.raw; d.customType = type; d.kind = k
             return .custom(d)
         case (.custom(let key), let k as CAKeyframeAnimation):
-            guard let sample = layer.customValues[key.raw] ?? k.values?.first,
+            guard let sample = layer.customModel(key.raw) ?? k.values?.first,
                   let (type, vk, width) = CustomValueType.of(sample) else {
                 StrataDiagnostics.emit(.wrongValueType,
                     "custom key \"\(path)\" holds no interpolatable value; animation not added")

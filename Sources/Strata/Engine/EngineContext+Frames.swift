@@ -211,7 +211,7 @@ extension EngineContext {
                 }
                 if width == 0 {
                     width = n
-                    if layer.customValues[key].flatMap({ LaneValue.write($0, kind: d.kind, width: n, into: value) }) != n {
+                    if layer.customModel(key).flatMap({ LaneValue.write($0, kind: d.kind, width: n, into: value) }) != n {
                         for c in 0..<n { value[c] = 0 }
                     }
                 }
@@ -227,7 +227,7 @@ extension EngineContext {
             } else if !anyPending {
                 // No effect now: the model value shows (as for lane properties).
                 layer.animatedCustom[key] = nil
-                layer.committedObjects[key] = layer.customValues[key]
+                layer.committedObjects[key] = layer.customModel(key)
             }
         }
     }

@@ -34,7 +34,7 @@ extension CALayer {
         guard let r = KeyPathResolver.resolve(keyPath, isShape: self is CAShapeLayer) else {
             if !keyPath.contains("."), PropertyTable.idsByName[keyPath] == nil {
                 let id = KeyInterner.id(keyPath).raw
-                return row >= 0 ? customValues[id] : copiedObject(id)
+                return row >= 0 ? customModel(id) : copiedObject(id) ?? type(of: self).defaultValue(forKey: keyPath)
             }
             StrataDiagnostics.emit(.unknownKeyPath, "value(forKeyPath: \"\(keyPath)\"): no such key path on \(type(of: self))")
             return nil
@@ -55,7 +55,7 @@ extension CALayer {
             return CGFloat(f.value(in: transform3D(p)))
         case .object(let p): return readObject(p)
         case .frame: return frame
-        case .custom(let k): return customValues[k.raw]
+        case .custom(let k): return customModel(k.raw)
         }
     }
 

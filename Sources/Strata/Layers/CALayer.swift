@@ -107,6 +107,12 @@ open class CALayer: NSObject, CAMediaTiming {
         get { objectState?.custom ?? [:] }
         _modify { yield &objects.custom }
     }
+    /// The model value of custom key `key`: the value set, else the class's
+    /// `defaultValue(forKey:)` (SEMANTICS.md, "Custom keys").
+    func customModel(_ key: Int32) -> Any? {
+        if let v = objectState?.custom[key] { return v }
+        return type(of: self).defaultValue(forKey: KeyInterner.name(PropertyID(key)))
+    }
     /// Presentation values of object properties while an animation drives them.
     var animatedObjects: [Int32: Any?] {
         get { objectState?.animated ?? [:] }
@@ -127,8 +133,8 @@ open class CALayer: NSObject, CAMediaTiming {
     /// shown (animated, else as of the last commit) once the layer has been committed, the
     /// model value before.
     func currentCustom(_ key: Int32) -> Any? {
-        guard row >= 0, engine.layers.flags[Int(row)] & LayerFlags.committed != 0 else { return customValues[key] }
-        return animatedCustom[key] ?? committedObjects[key]
+        guard row >= 0, engine.layers.flags[Int(row)] & LayerFlags.committed != 0 else { return customModel(key) }
+        return animatedCustom[key] ?? committedObjects[key] ?? type(of: self).defaultValue(forKey: KeyInterner.name(PropertyID(key)))
     }
 
     /// A new layer with Apple's defaults, in this thread's engine.

@@ -4,6 +4,8 @@ import Foundation
 /// the type the model holds (a Double stays a Double).
 enum CustomValueType {
     case double, cgFloat, float, int, nsNumber, point, size, rect, color, transform
+    /// Points, sizes and rectangles wrapped in NSValue: boxed back the same way.
+    case pointValue, sizeValue, rectValue
 
     /// The type, lane kind and width of `v`, or nil when it cannot be interpolated.
     static func of(_ v: Any) -> (CustomValueType, ValueKind, Int)? {
@@ -18,7 +20,11 @@ enum CustomValueType {
         case is CGRect: return (.rect, .rect, 4)
         case is CGColor: return (.color, .color, 4)
         case is CATransform3D: return (.transform, .transform, 16)
-        default: return nil
+        default:
+            if NSValueShape.point(v) != nil { return (.pointValue, .point, 2) }
+            if NSValueShape.size(v) != nil { return (.sizeValue, .size, 2) }
+            if NSValueShape.rect(v) != nil { return (.rectValue, .rect, 4) }
+            return nil
         }
     }
 
@@ -38,6 +44,9 @@ enum CustomValueType {
         case .rect: return CGRect(x: l[0], y: l[1], width: l[2], height: l[3])
         case .color: return CGColor(rgba: SIMD4(l[0], l[1], l[2], l[3]))
         case .transform: return LaneValue.transform(l)
+        case .pointValue: return NSValue(point: CGPoint(x: l[0], y: l[1]))
+        case .sizeValue: return NSValue(size: CGSize(width: l[0], height: l[1]))
+        case .rectValue: return NSValue(rect: CGRect(x: l[0], y: l[1], width: l[2], height: l[3]))
         }
     }
 }

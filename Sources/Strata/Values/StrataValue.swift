@@ -55,15 +55,15 @@ enum LaneValue {
             l[0] = x
             return 1
         case .point:
-            guard let p = v as? CGPoint else { return nil }
+            guard let p = v as? CGPoint ?? NSValueShape.point(v) else { return nil }
             l[0] = Double(p.x); l[1] = Double(p.y)
             return 2
         case .size:
-            guard let s = v as? CGSize else { return nil }
+            guard let s = v as? CGSize ?? NSValueShape.size(v) else { return nil }
             l[0] = Double(s.width); l[1] = Double(s.height)
             return 2
         case .rect:
-            guard let r = v as? CGRect else { return nil }
+            guard let r = v as? CGRect ?? NSValueShape.rect(v) else { return nil }
             l[0] = Double(r.origin.x); l[1] = Double(r.origin.y); l[2] = Double(r.size.width); l[3] = Double(r.size.height)
             return 4
         case .color:
@@ -104,5 +104,19 @@ enum LaneValue {
     static func finite(_ l: [Double], kind: ValueKind) -> Bool {
         if kind == .color && l.allSatisfy({ $0.isNaN }) { return true }
         return l.allSatisfy { $0.isFinite }
+    }
+}
+
+/// Points, sizes and rectangles wrapped in `NSValue` (`NSValue(point:)` ...), as Core
+/// Animation code passes them to `setValue(_:forKey:)`, `fromValue` and `values`.
+enum NSValueShape {
+    static func point(_ v: Any) -> CGPoint? { wrapped(v, "{CGPoint").map { $0.pointValue } }
+    static func size(_ v: Any) -> CGSize? { wrapped(v, "{CGSize").map { $0.sizeValue } }
+    static func rect(_ v: Any) -> CGRect? { wrapped(v, "{CGRect").map { $0.rectValue } }
+
+    /// `v` as an NSValue (not a number) whose type encoding starts with `prefix`.
+    static func wrapped(_ v: Any, _ prefix: String) -> NSValue? {
+        guard let n = v as? NSValue, !(n is NSNumber) else { return nil }
+        return String(cString: n.objCType).hasPrefix(prefix) ? n : nil
     }
 }
