@@ -176,6 +176,10 @@ extension ReferenceEngine {
             guard let (from, to) = endpoints(of: basic, kind: kind, width: width, changing: isChanging(layer, key),
                                              current: { currentComponents }, model: { modelComponents }) else { return nil }
             return .custom(key: key, type: type, kind: kind, .endpoints(from: from, to: to))
+        case (.transformField(let spec, let field), let keyframes as CAKeyframeAnimation):
+            // Numbers, one per key time, set into the field frame by frame.
+            guard let sequence = KeyframeBuilder.build(keyframes, kind: .cgFloat, width: 1) else { return nil }
+            return .transformFieldKeyframes(property: spec.name, field, sequence)
         case (.custom(let key), let keyframes as CAKeyframeAnimation):
             let model = layer.customModel(key)
             let pathSample: Any? = keyframes.path == nil ? nil : CGPoint.zero

@@ -11,6 +11,8 @@ enum AnimationEffect {
     case object(property: String, from: Any?, to: Any?)
     /// A derived field of a transform property (`transform.rotation.z` ...).
     case transformField(property: String, TransformField, from: Double, to: Double)
+    /// Keyframes of one field of a transform (`transform.rotation.z` shakes ...).
+    case transformFieldKeyframes(property: String, TransformField, KeyframeSequence)
     /// A custom key's value (from/to or keyframes), boxed back as `type`.
     case custom(key: String, type: CustomValueType, kind: ValueKind, CustomValues)
     /// A transition: no property value, only its progress.
@@ -28,7 +30,7 @@ enum AnimationEffect {
     var property: String? {
         switch self {
         case .components(let p, _, _, _, _), .keyframes(let p, _, _, _, _, _),
-             .object(let p, _, _), .transformField(let p, _, _, _):
+             .object(let p, _, _), .transformField(let p, _, _, _), .transformFieldKeyframes(let p, _, _):
             return p
         case .custom, .transition, .group:
             return nil

@@ -87,7 +87,7 @@ extension CALayer {
                 append(r, property, &propertyOrder, &byProperty)
                 r.angle = nil
                 if rotates { rotating.append(r) }
-            case .transformField(let property, _, _, _):
+            case .transformField(let property, _, _, _), .transformFieldKeyframes(let property, _, _):
                 append(r, property, &fieldOrder, &fieldsByProperty)
             case .custom(let key, _, _, _):
                 append(r, key, &customOrder, &customByKey)
@@ -135,10 +135,20 @@ extension CALayer {
             var transform = Boxing.transform(base)
             var anyEvaluated = false
             for r in fieldsByProperty[property]! {
-                guard case .transformField(_, let field, let from, let to) = r.effect, r.phase != .pending else { continue }
+                guard r.phase != .pending else { continue }
+                let field: TransformField, v: Double
+                switch r.effect {
+                case .transformField(_, let f, let from, let to):
+                    field = f
+                    v = from + (to - from) * (r.progress + r.iteration)
+                case .transformFieldKeyframes(_, let f, let sequence):
+                    field = f
+                    v = sequence.sample(at: r.progress).value[0] + r.iteration * sequence.span[0]
+                default:
+                    continue
+                }
                 anyEvaluated = true
                 guard r.phase == .active else { continue }
-                let v = from + (to - from) * (r.progress + r.iteration)
                 transform = field.setting(r.isAdditive ? field.value(in: transform) + v : v, in: transform)
             }
             if anyEvaluated { presentedComponents[property] = Boxing.components(of: transform) }

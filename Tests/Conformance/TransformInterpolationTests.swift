@@ -179,3 +179,53 @@ final class TransformSubPathTests: XCTestCase {
         XCTAssertEqual(Double(t.m12), 0.0, accuracy: 1e-12)
     }
 }
+
+/// Keyframes on transform sub-paths: a shake of `transform.rotation.z`, a pulse of
+/// `transform.scale` (everyday Core Animation code).
+final class TransformSubPathKeyframeTests: XCTestCase {
+    override func setUp() {
+        super.setUp()
+        CATransaction.flush()
+    }
+
+    private func keyframes(_ keyPath: String, _ values: [Double], on scene: Scene<CALayer>, additive: Bool = false) {
+        let a = CAKeyframeAnimation(keyPath: keyPath)
+        a.values = values
+        a.duration = 1
+        a.isAdditive = additive
+        CATransaction.begin()
+        scene.layer.add(a, forKey: keyPath)
+        CATransaction.commit()
+    }
+
+    func test_rotationShake() throws {
+        let scene = Scene(CALayer())
+        keyframes("transform.rotation.z", [0, 0.3, -0.3, 0], on: scene)
+        scene.frame(at: 1.0 / 6)
+        let angle = try XCTUnwrap(try scene.presented().value(forKeyPath: "transform.rotation.z").flatMap(numericValue))
+        XCTAssertEqual(angle, 0.15, accuracy: 1e-9, "half-way through the first of three segments")
+        scene.frame(at: 0.5)
+        XCTAssertEqual(Double(try scene.presented().transform.m12), 0, accuracy: 1e-9, "0.3 to -0.3, half-way")
+    }
+
+    func test_scalePulseKeepsTheTranslation() throws {
+        let scene = Scene(CALayer()) { $0.transform = CATransform3DMakeTranslation(10, 20, 0) }
+        keyframes("transform.scale", [1, 1.5, 1], on: scene)
+        scene.frame(at: 0.25)
+        let t = try scene.presented().transform
+        XCTAssertEqual(Double(t.m11), 1.25, accuracy: 1e-9)
+        XCTAssertEqual(Double(t.m22), 1.25, accuracy: 1e-9)
+        XCTAssertEqual(Double(t.m41), 10, accuracy: 1e-9)
+        XCTAssertEqual(Double(t.m42), 20, accuracy: 1e-9)
+        scene.frame(at: 1.5)
+        XCTAssertEqual(Double(try scene.presented().transform.m11), 1, accuracy: 1e-9, "removed at the end")
+    }
+
+    func test_additiveShakeAddsToTheModelAngle() throws {
+        let scene = Scene(CALayer()) { $0.setValue(0.5, forKeyPath: "transform.rotation.z") }
+        keyframes("transform.rotation.z", [0, 0.2, 0], on: scene, additive: true)
+        scene.frame(at: 0.25)
+        let angle = try XCTUnwrap(try scene.presented().value(forKeyPath: "transform.rotation.z").flatMap(numericValue))
+        XCTAssertEqual(angle, 0.6, accuracy: 1e-9)
+    }
+}

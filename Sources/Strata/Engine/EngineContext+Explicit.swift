@@ -198,6 +198,12 @@ extension EngineContext {
                                  additive: b.isAdditive, cumulative: b.isCumulative)
             d.customKey = key.raw; d.customType = type; d.kind = k
             return .custom(d)
+        case (.transformField(let p, let field), let k as CAKeyframeAnimation):
+            // Numbers, one per key time, set into the field frame by frame.
+            guard let compiled = KeyframeCompiler.compile(k, kind: .cgFloat, width: 1, timings: timings) else { return nil }
+            var d = DerivedValue(field: field, from: [], delta: [], additive: k.isAdditive, cumulative: k.isCumulative)
+            d.keyframes = compiled
+            return .derived(d, p)
         case (.custom(let key), let k as CAKeyframeAnimation):
             guard let sample = layer.customModel(key.raw) ?? k.values?.first,
                   let (type, vk, width) = CustomValueType.of(sample) else {

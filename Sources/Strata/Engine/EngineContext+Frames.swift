@@ -164,7 +164,13 @@ extension EngineContext {
             let animated = hasLaneAnimation(row: r.layer, property: prop)
             let t = LaneValue.transform(animated ? pres + base : model + base)
             if active {
-                let v = d.from[0] + d.delta[0] * p
+                var v = 0.0
+                if let kf = d.keyframes {
+                    withUnsafeMutablePointer(to: &v) { kf.value(at: timings.progress[e], width: 1, curveTable: timings.curves, into: $0) }
+                    v += k * kf.span[0]
+                } else {
+                    v = d.from[0] + d.delta[0] * p
+                }
                 let value = d.additive ? field.value(in: t) + v : v
                 LaneValue.store(field.setting(value, in: t), into: pres + base)
             } else {

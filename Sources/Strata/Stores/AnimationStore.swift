@@ -203,6 +203,6 @@ struct DerivedValue {
     var delta: [Double]
     var additive: Bool
     var cumulative: Bool
-    /// Custom-key keyframes (from/delta unused then).
+    /// Keyframes of a custom key or a transform field (from/delta unused then).
     var keyframes: CompiledKeyframes? = nil
 }
