@@ -373,7 +373,8 @@ open class CALayer: NSObject, CAMediaTiming {
         get { timing.beginTime }
         set { if engine.acceptsTiming(self, "beginTime", newValue) { timing.beginTime = newValue } }
     }
-    /// The layer's duration (stored; layer time is not clipped by it).
+    /// The layer's basic duration (0: endless); with the repeat fields, autoreverses and
+    /// fillMode it folds its subtree's time (`LayerTiming.localTime(at:)`).
     open var duration: Double {
         get { timing.duration }
         set { if engine.acceptsTiming(self, "duration", newValue) { timing.duration = newValue } }
@@ -388,22 +389,22 @@ open class CALayer: NSObject, CAMediaTiming {
         get { timing.timeOffset }
         set { if engine.acceptsTiming(self, "timeOffset", newValue) { timing.timeOffset = newValue } }
     }
-    /// Repeat count of the layer's time (stored).
+    /// Repeat count of the layer's time.
     open var repeatCount: Float {
         get { Float(timing.repeatCount) }
         set { setRepeatCount(Double(newValue)) }
     }
-    /// Repeat duration of the layer's time (stored).
+    /// Repeat duration of the layer's time.
     open var repeatDuration: Double {
         get { timing.repeatDuration }
         set { if engine.acceptsTiming(self, "repeatDuration", newValue) { timing.repeatDuration = newValue } }
     }
-    /// Autoreverse of the layer's time (stored).
+    /// Autoreverse of the layer's time.
     open var autoreverses: Bool {
         get { timing.autoreverses }
         set { if engine.acceptsTiming(self, "autoreverses", newValue ? 1 : 0) { timing.autoreverses = newValue } }
     }
-    /// Fill mode of the layer's time (stored).
+    /// Fill mode of the layer's time (what its subtree sees outside its active time).
     open var fillMode: CAMediaTimingFillMode {
         get { timing.fillMode }
         set { if engine.acceptsTiming(self, "fillMode", 0) { timing.fillMode = newValue } }
@@ -536,6 +537,63 @@ struct LayerTiming {
     var repeatDuration: Double = 0
     var autoreverses = false
     var fillMode: CAMediaTimingFillMode = .removed
+
+    /// Every field at its default: the layer maps time as the identity.
+    var isDefault: Bool {
+        beginTime == 0 && speed == 1 && timeOffset == 0 && duration == 0 && repeatCount == 0
+            && repeatDuration == 0 && !autoreverses && fillMode == .removed
+    }
+
+    /// The layer's local time for its parent's time, folded as an animation's (SEMANTICS.md
+    /// "Fidelity rules", layer timing), and whether the layer is active there.
+    ///
+    /// Active time a = (parentTime - beginTime) * speed. The basic duration is `duration`,
+    /// endless when 0; a cycle is twice it with autoreverses; the active duration is
+    /// repeatDuration if set, else max(repeatCount, 1) cycles (endless with an endless basic
+    /// duration). Inside [0, active duration) the local time a + timeOffset is folded into
+    /// one iteration (mirrored on the way back). Before it, backwards / both fill hold the
+    /// start (timeOffset folded); after it, forwards / both hold the end. Otherwise (and with
+    /// `removed`, Apple's "does not appear until it begins and is removed from the
+    /// presentation when it is completed") the layer is inactive and the time given is the
+    /// unfolded a + timeOffset. A layer whose fields are all defaults is the identity.
+    func localTime(at parentTime: Double) -> (time: Double, active: Bool) {
+        if isDefault { return (parentTime, true) }
+        let unfolded = (parentTime - beginTime) * speed + timeOffset
+        let basic = duration > 0 ? duration : Double.infinity
+        let cycle = autoreverses ? basic * 2 : basic
+        let activeDuration: Double
+        if repeatDuration > 0 {
+            activeDuration = repeatDuration
+        } else if repeatCount > 0 {
+            activeDuration = repeatCount * cycle
+        } else {
+            activeDuration = cycle
+        }
+        let active = (parentTime - beginTime) * speed
+        if active.isNaN || active == -.infinity { return (unfolded, false) }
+        if active < 0 {
+            if fillMode.fillsBackwards { return (fold(timeOffset, basic: basic, cycle: cycle, atEnd: false), true) }
+            return (unfolded, false)
+        }
+        if active >= activeDuration {
+            if fillMode.fillsForwards {
+                return (fold(activeDuration + timeOffset, basic: basic, cycle: cycle, atEnd: true), true)
+            }
+            return (unfolded, false)
+        }
+        return (fold(active + timeOffset, basic: basic, cycle: cycle, atEnd: false), true)
+    }
+
+    /// Local time folded into one iteration (0...basic); unchanged with an endless cycle. At
+    /// the end of the active duration a whole number of iterations ends on the last value.
+    private func fold(_ local: Double, basic: Double, cycle: Double, atEnd: Bool) -> Double {
+        guard cycle.isFinite, local.isFinite else { return local }
+        var withinCycle = local - (local / cycle).rounded(.down) * cycle
+        if withinCycle < 0 { withinCycle += cycle }
+        if atEnd && withinCycle == 0 && local > 0 { withinCycle = cycle }
+        if autoreverses && withinCycle > basic { withinCycle = cycle - withinCycle }
+        return min(max(withinCycle, 0), basic)
+    }
 }
 
 /// A layer that draws a path: adds the stroke and fill properties, all animatable.

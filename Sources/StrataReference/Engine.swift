@@ -100,11 +100,28 @@ final class ReferenceEngine {
         animatedLayers.values.map { $0.layer }
     }
 
-    /// A layer's local time for media time `t`: from the root down,
-    /// t = (t - beginTime) * speed + timeOffset.
+    /// A layer's local time for media time `t`: from the root down, each layer's
+    /// `LayerTiming.localTime(at:)` of its parent's time. Used by `convertTime` and commits,
+    /// whether or not the layer is active.
     func localTime(of layer: CALayer, at t: Double) -> Double {
-        let parentTime = layer.superlayer.map { localTime(of: $0, at: t) } ?? t
-        return (parentTime - layer.timing.beginTime) * layer.timing.speed + layer.timing.timeOffset
+        layerTime(of: layer, at: t).time
+    }
+
+    /// The time a layer's animations are evaluated at for media time `t`: its local time, or
+    /// NaN when the layer or one of its ancestors is outside its active time and not held by
+    /// its fill mode (the animations then have no effect, as a group's children when the
+    /// group has none).
+    func activeLocalTime(of layer: CALayer, at t: Double) -> Double {
+        let lt = layerTime(of: layer, at: t)
+        return lt.active ? lt.time : .nan
+    }
+
+    /// A layer's local time for media time `t`, and whether it and all its ancestors are
+    /// active there.
+    func layerTime(of layer: CALayer, at t: Double) -> (time: Double, active: Bool) {
+        let parent = layer.superlayer.map { layerTime(of: $0, at: t) } ?? (time: t, active: true)
+        let own = layer.timing.localTime(at: parent.time)
+        return (own.time, parent.active && own.active)
     }
 }
 

@@ -91,6 +91,10 @@ extension ReferenceEngine {
             StrataDiagnostics.emit(.nonFiniteValue, "layer.\(key) = \(value) must be finite; unchanged")
             return false
         }
+        if value < 0 && (key == "duration" || key == "repeatCount" || key == "repeatDuration") {
+            StrataDiagnostics.emit(.invalidArgument, "layer.\(key) = \(value) must be >= 0; unchanged")
+            return false
+        }
         guard !layer.isCopy else {
             refuseCopyMutation(key)
             return false

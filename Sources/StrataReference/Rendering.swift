@@ -22,7 +22,7 @@ extension ReferenceEngine {
             }
         }
         for layer in layersWithAnimations {
-            let localNow = localTime(of: layer, at: now)
+            let localNow = activeLocalTime(of: layer, at: now)
             let runtimes = layer.animationRuntimes
             for runtime in runtimes {
                 let (started, completed) = runtime.evaluate(at: localNow)

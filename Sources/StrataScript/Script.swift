@@ -19,7 +19,8 @@ public indirect enum Op: Codable, Equatable, Sendable {
     case addSublayer(parent: Int, child: Int)
     case insertSublayer(parent: Int, child: Int, index: Int)
     case removeFromSuperlayer(layer: Int)
-    /// `setValue(_:forKeyPath:)`.
+    /// `setValue(_:forKeyPath:)`. For `fillMode` a scalar names the mode: 0 removed,
+    /// 1 forwards, 2 backwards, 3 both.
     case set(layer: Int, keyPath: String, value: ScriptValue)
     case begin
     case commit

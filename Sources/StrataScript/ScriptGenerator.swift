@@ -115,6 +115,30 @@ public struct ScriptGenerator {
         }
     }
 
+    static let timingKeys = ["duration", "repeatCount", "repeatDuration", "autoreverses", "fillMode",
+                             "beginTime", "speed", "timeOffset"]
+
+    /// Sets one CAMediaTiming field of a layer (SEMANTICS.md "Fidelity rules", layer timing),
+    /// one time in four back to its default. `fillMode` is a scalar 0...3 (removed,
+    /// forwards, backwards, both; see `Op.set`); a beginTime is near the current time.
+    mutating func layerTiming() {
+        let l = layer()
+        let key = pick(Self.timingKeys)
+        let back = chance(0.25)
+        let v: ScriptValue
+        switch key {
+        case "duration": v = .scalar(back ? 0 : number(0.2...2))
+        case "repeatCount": v = .scalar(back ? 0 : pick([1.5, 2, 3, 1000]))
+        case "repeatDuration": v = .scalar(back ? 0 : number(0.5...4))
+        case "autoreverses": v = .bool(!back)
+        case "fillMode": v = .scalar(back ? 0 : Double(Int.random(in: 1...3, using: &rng)))
+        case "beginTime": v = .scalar(back ? 0 : max(0, time + number(-1...1)))
+        case "speed": v = .scalar(back ? 1 : pick([0, 0.5, 1.5, 2]))
+        default: v = .scalar(back ? 0 : number(0...1))
+        }
+        ops.append(.set(layer: l, keyPath: key, value: v))
+    }
+
     static let settableKeys = ["opacity", "position", "bounds", "backgroundColor", "cornerRadius", "transform",
                                "position.x", "bounds.size.width", "zPosition", "anchorPoint", "isHidden",
                                "contents", "progress", "sublayerTransform", "masksToBounds", "isDoubleSided",
@@ -216,6 +240,8 @@ public struct ScriptGenerator {
         let r = Double.random(in: 0..<1, using: &rng)
         switch r {
         case ..<0.22:
+            // One set in twelve is a layer timing field (about one per script).
+            if chance(1.0 / 12) { layerTiming(); break }
             ops.append(.set(layer: layer(), keyPath: pick(Self.settableKeys), value: value(for: pick(Self.settableKeys))))
             // keep the value's type matching the key
             if case let .set(l, k, _) = ops.last! { ops[ops.count - 1] = .set(layer: l, keyPath: k, value: value(for: k)) }

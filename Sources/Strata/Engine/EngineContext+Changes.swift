@@ -158,23 +158,29 @@ extension EngineContext {
         deliverDeferred()
     }
 
-    /// Layer timing fields: stored, never animated; refused when not finite.
+    /// Layer timing fields: stored, never animated; refused when not finite (repeatCount may
+    /// be infinite) or, for duration, repeatCount and repeatDuration, negative. Every field
+    /// shapes the local time of the layer's subtree (`LayerStore.localTime`).
     func setTiming(_ layer: CALayer, _ p: PropertyID, _ v: Double) {
         guard isCurrent else { return }   // another thread: refused (reported by CALayer.context)
         guard v.isFinite || (p == .repeatCount && v == .infinity) else {
             StrataDiagnostics.emit(.nonFiniteValue, "layer.\(PropertyTable[p].name) = \(v) must be finite; unchanged")
             return
         }
+        if v < 0 && (p == .duration || p == .repeatCount || p == .repeatDuration) {
+            StrataDiagnostics.emit(.invalidArgument, "layer.\(PropertyTable[p].name) = \(v) must be >= 0; unchanged")
+            return
+        }
         guard layer.row >= 0 else { refuseCopyMutation(p); return }
-        // The three fields of the local-time formula are materialised together.
-        for q in [PropertyID.beginTime, .speed, .timeOffset] { _ = layers.modelColumn(q) }
+        // The timing fields are materialised together (`LayerStore.timingFields`).
+        layers.materializeTiming()
         let col = layers.modelColumn(p)
         let old = col[Int(layer.row)]
         let wasTimed = layers.hasOwnTiming(layer.row)
         col[Int(layer.row)] = v
         freezeLiveCopies()
         layers.presentationColumn(p)[Int(layer.row)] = v
-        if (p == .beginTime || p == .speed || p == .timeOffset) && old != v {
+        if old != v {
             // A count of the layers with timing of their own, not a flag: once the last one
             // is back to defaults (or gone), changes and inserts skip the ancestor walks.
             let isTimed = layers.hasOwnTiming(layer.row)

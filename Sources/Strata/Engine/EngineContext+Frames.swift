@@ -26,10 +26,11 @@ extension EngineContext {
             worker.prepare()
         }
         // One cache for the pass: every entry's layer converts `now` through its ancestors,
-        // and each ancestor is converted once.
+        // and each ancestor is converted once. A layer outside its active time (layer timing)
+        // gives NaN: its subtree's entries are inactive, as a group's children are.
         var localTimes = LocalTimeCache(media: now)
         timings.evaluate(now: now) { [layers] row, t in
-            t == localTimes.media ? layers.localTime(row, cache: &localTimes) : layers.localTime(row, t)
+            t == localTimes.media ? layers.activeLocalTime(row, cache: &localTimes) : layers.activeLocalTime(row, t)
         }
         let prog = timings.progress.base, phase = timings.phase.base, iter = timings.iteration.base
         // Index loops: an array iterator allocates in unoptimised builds.

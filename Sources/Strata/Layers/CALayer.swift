@@ -414,7 +414,9 @@ open class CALayer: NSObject, CAMediaTiming {
         get { readScalar(.beginTime) }
         set { context.setTiming(self, .beginTime, newValue) }
     }
-    /// The layer's duration.
+    /// The layer's basic duration (0: endless). With repeatCount, repeatDuration,
+    /// autoreverses and fillMode it folds the local time its subtree's animations see, as
+    /// an animation's are folded (SEMANTICS.md "Fidelity rules", layer timing).
     open var duration: Double {
         get { readScalar(.duration) }
         set { context.setTiming(self, .duration, newValue) }
@@ -524,14 +526,17 @@ open class CALayer: NSObject, CAMediaTiming {
         context.removeAllAnimations(row: row)
     }
 
-    /// Converts `t` from `l`'s time space to this layer's (identity while layer timing is
-    /// the default; full layer time arrives with the timing work).
+    /// Converts `t` from `l`'s time space (media time when nil) to this layer's: `l`'s time
+    /// back to media time through the linear part of each ancestor's timing, then down to
+    /// this layer's local time, folded by each layer's duration, repeats, autoreverses and
+    /// fill mode as an animation's time is (SEMANTICS.md "Fidelity rules", layer timing).
     open func convertTime(_ t: Double, from l: CALayer?) -> Double {
         let toGlobal = l.map { $0.localToParentChain(t) } ?? t
         return globalToLocal(toGlobal)
     }
 
-    /// Converts `t` from this layer's time space to `l`'s.
+    /// Converts `t` from this layer's time space to `l`'s (media time when nil); the inverse
+    /// of `convertTime(_:from:)` within the first iteration of a folding layer.
     open func convertTime(_ t: Double, to l: CALayer?) -> Double {
         let global = localToParentChain(t)
         return l.map { $0.globalToLocal(global) } ?? global

@@ -233,19 +233,68 @@ final class LayerStore {
     /// Layers whose timing fields are not the defaults (0 = every layer runs on media time).
     @exclusivity(unchecked) var timedLayers = 0
 
-    /// Does `row` itself have non-default beginTime, speed or timeOffset?
-    func hasOwnTiming(_ row: Int32) -> Bool {
-        guard let b = model[PropertyID.beginTime.index], let s = model[PropertyID.speed.index],
-              let o = model[PropertyID.timeOffset.index] else { return false }
-        let i = Int(row)
-        return b[i] != 0 || s[i] != 1 || o[i] != 0
+    /// The eight CAMediaTiming fields of a layer, materialised together (`materializeTiming`).
+    static let timingFields: [PropertyID] = [.beginTime, .speed, .timeOffset, .duration,
+                                             .repeatCount, .repeatDuration, .autoreverses, .fillMode]
+
+    /// Whether `materializeTiming` has run (every timing column exists).
+    @exclusivity(unchecked) private(set) var hasTimingColumns = false
+
+    /// Materialises the eight timing columns together (each layer at its defaults).
+    func materializeTiming() {
+        guard !hasTimingColumns else { return }
+        for q in LayerStore.timingFields where model[q.index] == nil { materialize(q) }
+        hasTimingColumns = true
     }
 
-    /// A layer's local time for parent (media) time `t`: from the root down,
-    /// t = (t - beginTime) * speed + timeOffset.
+    /// Does `row` itself have a timing field that is not its default (beginTime, speed,
+    /// timeOffset, duration, repeatCount, repeatDuration, autoreverses or fillMode)?
+    @inline(__always)
+    func hasOwnTiming(_ row: Int32) -> Bool {
+        guard hasTimingColumns, let b = model[PropertyID.beginTime.index] else { return false }
+        return hasOwnTiming(Int(row), b)
+    }
+
+    /// `hasOwnTiming` once the timing columns are known to exist (`b`: beginTime's).
+    @inline(__always)
+    private func hasOwnTiming(_ i: Int, _ b: UnsafeMutablePointer<Double>) -> Bool {
+        if b[i] != 0 || model[PropertyID.speed.index]![i] != 1 || model[PropertyID.timeOffset.index]![i] != 0 { return true }
+        return model[PropertyID.duration.index]![i] != 0 || model[PropertyID.repeatCount.index]![i] != 0
+            || model[PropertyID.repeatDuration.index]![i] != 0 || model[PropertyID.autoreverses.index]![i] != 0
+            || model[PropertyID.fillMode.index]![i] != 0
+    }
+
+    /// One layer's time for its parent's time `t`: the identity when its timing is all
+    /// defaults, else `TimingStore.layerLocalTime` (the animation's window and fold: see
+    /// there for what `active` means). Needs the timing columns.
+    @inline(__always)
+    private func ownTime(_ i: Int, _ t: Double, _ b: UnsafeMutablePointer<Double>) -> (time: Double, active: Bool) {
+        guard hasOwnTiming(i, b) else { return (t, true) }
+        var p = TimingParameters()
+        p.speed = model[PropertyID.speed.index]![i]
+        p.timeOffset = model[PropertyID.timeOffset.index]![i]
+        p.duration = model[PropertyID.duration.index]![i]
+        p.repeatCount = model[PropertyID.repeatCount.index]![i]
+        p.repeatDuration = model[PropertyID.repeatDuration.index]![i]
+        p.autoreverses = model[PropertyID.autoreverses.index]![i] != 0
+        p.fill = UInt8(truncatingIfNeeded: Int(model[PropertyID.fillMode.index]![i]))
+        return TimingStore.layerLocalTime(parentTime: t, begin: b[i], p)
+    }
+
+    /// A layer's local time for parent (media) time `t`, from the root down (each layer's
+    /// `TimingStore.layerLocalTime`), whether or not the layer is active there: what
+    /// `convertTime` and commits use.
     func localTime(_ row: Int32, _ t: Double) -> Double {
         var cache = LocalTimeCache(media: t)
         return localTime(row, cache: &cache)
+    }
+
+    /// `localTime(row, t)`, or NaN when the layer or an ancestor is outside its active time
+    /// and not held by its fill mode there (its animations then have no effect): the time a
+    /// frame evaluates the layer's animations at.
+    func activeLocalTime(_ row: Int32, _ t: Double) -> Double {
+        var cache = LocalTimeCache(media: t)
+        return activeLocalTime(row, cache: &cache)
     }
 
     /// `localTime(row, cache.media)`, remembering the local time of every layer on the way:
@@ -254,12 +303,22 @@ final class LayerStore {
     /// frame of N animations under a timed ancestor O(N x depth): 0.5 s for a 16,000-deep
     /// chain).
     func localTime(_ row: Int32, cache: inout LocalTimeCache) -> Double {
-        guard let b = model[PropertyID.beginTime.index], let s = model[PropertyID.speed.index],
-              let o = model[PropertyID.timeOffset.index] else { return cache.media }
+        mappedTime(row, cache: &cache).time
+    }
+
+    /// `activeLocalTime(row, cache.media)` through the cache.
+    func activeLocalTime(_ row: Int32, cache: inout LocalTimeCache) -> Double {
+        let m = mappedTime(row, cache: &cache)
+        return m.active ? m.time : .nan
+    }
+
+    /// The walk behind `localTime` and `activeLocalTime`.
+    private func mappedTime(_ row: Int32, cache: inout LocalTimeCache) -> LayerTime {
+        guard hasTimingColumns, let b = model[PropertyID.beginTime.index] else { return LayerTime(time: cache.media, active: true) }
         if let known = cache.times[row] { return known }
         // Up to the first ancestor already converted (or past the root) ...
         var x = row
-        var time = cache.media
+        var time = LayerTime(time: cache.media, active: true)
         cache.path.removeAll(keepingCapacity: true)
         while x >= 0 {
             if let known = cache.times[x] { time = known; break }
@@ -268,7 +327,8 @@ final class LayerStore {
         }
         // ... then down again, root side first.
         for r in cache.path.reversed() {
-            time = (time - b[Int(r)]) * s[Int(r)] + o[Int(r)]
+            let own = ownTime(Int(r), time.time, b)
+            time = LayerTime(time: own.time, active: time.active && own.active)
             cache.times[r] = time
             cache.steps &+= 1
         }
@@ -277,11 +337,10 @@ final class LayerStore {
 
     /// Does `row` or an ancestor have non-default timing?
     func inTimedSubtree(_ row: Int32) -> Bool {
-        guard timedLayers > 0, let b = model[PropertyID.beginTime.index], let s = model[PropertyID.speed.index],
-              let o = model[PropertyID.timeOffset.index] else { return false }
+        guard timedLayers > 0, hasTimingColumns, let b = model[PropertyID.beginTime.index] else { return false }
         var x = row
         while x >= 0 {
-            if b[Int(x)] != 0 || s[Int(x)] != 1 || o[Int(x)] != 0 { return true }
+            if hasOwnTiming(Int(x), b) { return true }
             x = parent[Int(x)]
         }
         return false
@@ -354,10 +413,17 @@ final class LayerStore {
 struct LocalTimeCache {
     /// The media (root parent) time the cached local times are for.
     let media: Double
-    var times: [Int32: Double] = [:]
+    var times: [Int32: LayerTime] = [:]
     /// Scratch for the walk up (kept to reuse its storage).
     var path: [Int32] = []
     /// Layers converted through this cache (each at most once).
     var steps = 0
     init(media: Double) { self.media = media }
+}
+
+/// A layer's local time at one media time, and whether the layer and all its ancestors are
+/// active there (inside their active time, or held by their fill modes).
+struct LayerTime {
+    var time: Double
+    var active: Bool
 }

@@ -512,6 +512,41 @@ final class TimingStore {
     static func localFraction(now: Double, begin: Double, _ p: TimingParameters)
         -> (fraction: Double?, started: Bool, finished: Bool, iteration: Double)
     {
+        let w = activeWindow(now: now, begin: begin, p)
+        guard let t = w.local else { return (nil, w.started, w.finished, 0) }
+        let f = fold(t, d: p.duration, cycle: w.cycle, autoreverses: p.autoreverses, atEnd: w.atEnd)
+        return (f.fraction, w.started, w.finished, f.iteration)
+    }
+
+    /// A layer's local time for its parent's time (SEMANTICS.md "Fidelity rules", layer
+    /// timing): the same window and fold as an animation's (`activeWindow`, `foldTime`), with
+    /// a zero `duration` meaning an endless basic duration (no folding; `repeatDuration`
+    /// still bounds the active time). `active` is false outside the active time when the
+    /// fill mode does not hold it (before `beginTime` without backwards, after the end
+    /// without forwards): the subtree's animations then have no effect. `time` is then the
+    /// unfolded (parentTime - beginTime) * speed + timeOffset, which `convertTime` and
+    /// commits still use. Callers skip layers whose timing is all defaults (the identity).
+    @inline(__always)
+    static func layerLocalTime(parentTime: Double, begin: Double, _ p: TimingParameters) -> (time: Double, active: Bool) {
+        var q = p
+        if !(q.duration > 0) { q.duration = .infinity }   // 0 = forever
+        let w = activeWindow(now: parentTime, begin: begin, q)
+        guard let t = w.local else { return ((parentTime - begin) * p.speed + p.timeOffset, false) }
+        guard let f = foldTime(t, d: q.duration, cycle: w.cycle, autoreverses: q.autoreverses, atEnd: w.atEnd) else {
+            return (t, true)   // an endless basic duration: nothing to fold
+        }
+        return (min(max(f.time, 0), q.duration), true)
+    }
+
+    /// Where `now` falls in a timed object's (animation's or layer's) active time: the local
+    /// time to fold (nil when the object has no effect: outside the active time and not held
+    /// by the fill mode, or a time that is not a number), whether that time is the end of the
+    /// active duration, whether the object has started and whether its active duration is
+    /// over, and the length of one cycle (duration, doubled by autoreverses).
+    @inline(__always)
+    static func activeWindow(now: Double, begin: Double, _ p: TimingParameters)
+        -> (local: Double?, atEnd: Bool, started: Bool, finished: Bool, cycle: Double)
+    {
         let d = p.duration
         let cycle = p.autoreverses ? 2 * d : d
         let active: Double
@@ -521,19 +556,16 @@ final class TimingStore {
             active = (p.repeatCount > 0 ? p.repeatCount : 1) * cycle
         }
         let a = (now - begin) * p.speed
-        guard a.isFinite || a == .infinity else { return (nil, false, false, 0) }
+        guard a.isFinite || a == .infinity else { return (nil, false, false, false, cycle) }
         if a < 0 {
-            guard p.fill & FillBits.backwards != 0 else { return (nil, false, false, 0) }
-            let f = fold(p.timeOffset, d: d, cycle: cycle, autoreverses: p.autoreverses, atEnd: false)
-            return (f.fraction, false, false, f.iteration)
+            guard p.fill & FillBits.backwards != 0 else { return (nil, false, false, false, cycle) }
+            return (p.timeOffset, false, false, false, cycle)
         }
         if a >= active {
-            guard p.fill & FillBits.forwards != 0 else { return (nil, true, true, 0) }
-            let f = fold(active + p.timeOffset, d: d, cycle: cycle, autoreverses: p.autoreverses, atEnd: true)
-            return (f.fraction, true, true, f.iteration)
+            guard p.fill & FillBits.forwards != 0 else { return (nil, false, true, true, cycle) }
+            return (active + p.timeOffset, true, true, true, cycle)
         }
-        let f = fold(a + p.timeOffset, d: d, cycle: cycle, autoreverses: p.autoreverses, atEnd: false)
-        return (f.fraction, true, false, f.iteration)
+        return (a + p.timeOffset, false, true, false, cycle)
     }
 
     /// Folds local time into one iteration's fraction 0...1 and its index. At the end of the
@@ -542,13 +574,26 @@ final class TimingStore {
     static func fold(_ t: Double, d: Double, cycle: Double, autoreverses: Bool, atEnd: Bool)
         -> (fraction: Double, iteration: Double)
     {
-        guard d > 0, cycle.isFinite, t.isFinite else { return (1, 0) }
+        guard let f = foldTime(t, d: d, cycle: cycle, autoreverses: autoreverses, atEnd: atEnd) else { return (1, 0) }
+        let x = f.time / d
+        return (x < 0 ? 0 : (x > 1 ? 1 : x), f.iteration)
+    }
+
+    /// Folds local time into one iteration: the time within it (0...d, mirrored on the way
+    /// back when autoreversing) and the iteration index; nil when there is nothing to fold
+    /// (a basic duration that is not positive, an endless cycle or a time that is not
+    /// finite). At the end of the active duration a whole number of iterations ends on the
+    /// iteration's last value.
+    @inline(__always)
+    static func foldTime(_ t: Double, d: Double, cycle: Double, autoreverses: Bool, atEnd: Bool)
+        -> (time: Double, iteration: Double)?
+    {
+        guard d > 0, cycle.isFinite, t.isFinite else { return nil }
         var k = (t / cycle).rounded(.down)
         var r = t - k * cycle
         if r < 0 { r += cycle; k -= 1 }
         if atEnd && r == 0 && t > 0 { r = cycle; k -= 1 }
         if autoreverses && r > d { r = cycle - r }
-        let x = r / d
-        return (x < 0 ? 0 : (x > 1 ? 1 : x), k)
+        return (r, k)
     }
 }

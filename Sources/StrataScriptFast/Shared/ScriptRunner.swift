@@ -230,6 +230,12 @@ final class RunState {
             self.layer(layer)?.removeFromSuperlayer()
         case let .set(layer, keyPath, value):
             guard let l = self.layer(layer) else { return }
+            if keyPath == "fillMode", case let .scalar(x) = value {
+                // A fill mode by number: 0 removed, 1 forwards, 2 backwards, 3 both.
+                let modes: [CAMediaTimingFillMode] = [.removed, .forwards, .backwards, .both]
+                l.setValue(modes[x.isFinite ? Int(min(max(x, 0), 3)) : 0], forKeyPath: keyPath)
+                return
+            }
             if typedSetters, setTyped(l, keyPath, value) { return }
             l.setValue(box(value), forKeyPath: keyPath)
         case .begin:
