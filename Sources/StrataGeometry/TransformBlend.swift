@@ -60,14 +60,7 @@ public struct TransformBlend: Sendable, Equatable {
     public func value(at progress: Double, from: CATransform3D, to: CATransform3D) -> CATransform3D {
         switch mode {
         case .linear:
-            var r = from
-            r.m11 += (to.m11 - from.m11) * progress
-            r.m22 += (to.m22 - from.m22) * progress
-            r.m33 += (to.m33 - from.m33) * progress
-            r.m41 += (to.m41 - from.m41) * progress
-            r.m42 += (to.m42 - from.m42) * progress
-            r.m43 += (to.m43 - from.m43) * progress
-            return r
+            return Self.linear(at: progress, from: from, to: to)
         case .discrete:
             return progress < 0.5 ? from : to
         case .decomposed:
@@ -75,6 +68,19 @@ public struct TransformBlend: Sendable, Equatable {
             if progress == 1 { return to }
             return interpolated(progress).recomposed()
         }
+    }
+
+    /// Two matrices that only scale and translate, interpolated entry by entry.
+    @inlinable
+    public static func linear(at progress: Double, from: CATransform3D, to: CATransform3D) -> CATransform3D {
+        var r = from
+        r.m11 += (to.m11 - from.m11) * progress
+        r.m22 += (to.m22 - from.m22) * progress
+        r.m33 += (to.m33 - from.m33) * progress
+        r.m41 += (to.m41 - from.m41) * progress
+        r.m42 += (to.m42 - from.m42) * progress
+        r.m43 += (to.m43 - from.m43) * progress
+        return r
     }
 
     /// The parts at `t`: linear, the quaternion spherical (CSS Transforms Level 2).

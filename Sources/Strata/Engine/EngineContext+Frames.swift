@@ -15,7 +15,8 @@ extension EngineContext {
         freezeLiveCopies()
         if !refreshAtRender.isEmpty {
             for (row, p) in refreshAtRender where layers.flags[Int(row)] & LayerFlags.alive != 0 {
-                if !hasAnimation(row: row, property: p) { layers.snapPresentation(row, p) }
+                // A change not committed yet shows at its commit (which snaps it), not before.
+                if !hasAnimation(row: row, property: p) && !hasUncommittedChange(row: row, p) { layers.snapPresentation(row, p) }
             }
             refreshAtRender.removeAll(keepingCapacity: true)
         }
@@ -63,6 +64,12 @@ extension EngineContext {
         if !animations.derivedRecords.isEmpty { renderDerived() }
         if animations.rotatingSlots > 0 { renderRotations() }
         if !animations.objectRecords.isEmpty { renderObjects() }
+    }
+
+    /// Whether `p` of `row` was changed since the last commit.
+    private func hasUncommittedChange(row: Int32, _ p: PropertyID) -> Bool {
+        for k in 0..<dirty.count where dirty[k].0 == row && dirty[k].1 == p { return true }
+        return false
     }
 
     /// Several animations on one layer property: start from the model value, apply each

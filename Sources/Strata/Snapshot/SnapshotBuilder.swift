@@ -40,7 +40,9 @@ final class SnapshotBuilder {
     /// one of them becomes a full pass.
     @exclusivity(unchecked) private var geometryCulledParents: [Int32] = []
     /// zPosition each item was ordered by.
-    @exclusivity(unchecked) private var orderZ = SnapshotBuffer<Float>()
+    /// Double, as the zPosition the order pass sorted by: a change below Float's
+    /// resolution still reorders.
+    @exclusivity(unchecked) private var orderZ = SnapshotBuffer<Double>()
     /// Items to recompute in an update: one bit per item.
     @exclusivity(unchecked) private var marks = SnapshotBuffer<UInt64>()
     /// Rows whose sublayers this pass sorted by zPosition carry this pass's number, and
@@ -417,7 +419,7 @@ final class SnapshotBuilder {
         var world: RenderTransform
         var opacity: Float
         var bounds: SIMD4<Float>
-        var z: Float
+        var z: Double
     }
 
     static let identity = RenderTransform(row1: SIMD4(1, 0, 0, 0), row2: SIMD4(0, 1, 0, 0), row3: SIMD4(0, 0, 1, 0), row4: SIMD4(0, 0, 0, 1))
@@ -465,7 +467,7 @@ final class SnapshotBuilder {
         var own = 1.0
         if let q = inputs.opacity { own = q[r] }
         let clamped = own < 0 ? 0 : (own > 1 ? 1 : own)
-        return ItemGeometry(world: m, opacity: parent.opacity * Float(clamped), bounds: SIMD4<Float>(b), z: Float(z))
+        return ItemGeometry(world: m, opacity: parent.opacity * Float(clamped), bounds: SIMD4<Float>(b), z: z)
     }
 
     /// The context row r (item `item`, world `world`, opacity `opacity`, clip `clip`) gives
@@ -923,7 +925,7 @@ final class SnapshotBuilder {
     private func sameOrder(_ i: Int, _ inputs: SnapshotInputs, _ c: ItemColumns) -> Bool {
         let r = Int(c.rows[i])
         if stillCulled(r, inputs) { return false }
-        return Float(hinted(inputs.zPosition, inputs.hints[r], SnapshotHint.zPosition).map { $0[r] } ?? 0) == orderZ.base[i]
+        return (hinted(inputs.zPosition, inputs.hints[r], SnapshotHint.zPosition).map { $0[r] } ?? 0) == orderZ.base[i]
     }
 }
 

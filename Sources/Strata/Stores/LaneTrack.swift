@@ -289,7 +289,7 @@ final class LaneTrack {
         }
     }
 
-    /// A decomposed whole-transform slot: its blend at `progress`, each cumulative
+    /// A decomposed (or cumulative) whole-transform slot: its blend at `progress`, each cumulative
     /// repetition concatenating the end value; written to `out` (16 lanes of a presentation
     /// row) or, when composed, to the slot's scratch lanes.
     @inline(never)
@@ -302,7 +302,9 @@ final class LaneTrack {
                 end[c] = from[i] + delta[i]
             }
             let to = LaneValue.transform(end)
-            var m = blends[Int(blendOf[s])].value(at: progress, from: LaneValue.transform(v), to: to)
+            // Pairs that only scale and translate have no blend: entry by entry.
+            var m = blendOf[s] >= 0 ? blends[Int(blendOf[s])].value(at: progress, from: LaneValue.transform(v), to: to)
+                : TransformBlend.linear(at: progress, from: LaneValue.transform(v), to: to)
             if iteration > 0 { m = CATransform3DConcat(m, TransformBlend.power(to, Int(iteration))) }
             LaneValue.store(m, into: v)
             if let out {
@@ -324,7 +326,7 @@ final class LaneTrack {
             let row = Int(layer[s])
             let f = compose[s]
             if ph == TimingPhase.active.rawValue {
-                if f & SlotFlags.decompose != 0 {
+                if f & SlotFlags.decompose != 0 || (isMatrix && f & SlotFlags.cumulative != 0) {
                     evaluateMatrix(s, progress: prog[e], iteration: f & SlotFlags.cumulative != 0 ? iteration[e] : 0,
                                    into: f & SlotFlags.compose != 0 ? nil : pres + (row * pw + off))
                     continue
