@@ -24,7 +24,7 @@ final class PropertyTableTests: XCTestCase {
         let plain = CALayer()
         let shape = CAShapeLayer()
         func kind(_ layer: CALayer, _ key: String) -> String {
-            switch InternedLookup().lookup(layer, KeyInterner.id(key), askingOverride: true) {
+            switch InternedLookup().lookup(layer, KeyInterner.id(key)) {
             case .none: return "none"
             case .builtIn(let a): return "\(a)"
             case .action: return "action"

@@ -14,17 +14,18 @@ enum ActionOutcome {
 /// One lookup strategy. Every strategy gives the same outcome for the same layer and key;
 /// they differ only in cost.
 protocol ActionLookup {
-    /// The outcome for `key` on `layer`. With `askingOverride`, a layer whose class overrides
-    /// `action(forKey:)` is asked through it (the engine's entry); without, the chain is
-    /// walked (the base `action(forKey:)` itself).
-    func lookup(_ layer: CALayer, _ key: PropertyID, askingOverride: Bool) -> ActionOutcome
+    /// The outcome for `key` on `layer`: a layer whose class overrides `action(forKey:)` is
+    /// asked through it, unless the base `action(forKey:)` is walking the chain for this very
+    /// layer and key (`EngineContext.chainWalk`).
+    func lookup(_ layer: CALayer, _ key: PropertyID) -> ActionOutcome
 }
 
-/// A layer whose class overrides `action(forKey:)`: its answer, nil and NSNull meaning no
-/// action.
+/// A layer whose class overrides `action(forKey:)`: its answer (nil and NSNull meaning no
+/// action); nil when the base `action(forKey:)` is walking the chain for this layer and key.
 @inline(never)
-func overrideOutcome(_ layer: CALayer, _ key: PropertyID) -> ActionOutcome {
-    stepOutcome(layer.action(forKey: KeyInterner.name(key))) ?? .none
+func overrideOutcome(_ layer: CALayer, _ key: PropertyID) -> ActionOutcome? {
+    if let w = layer.engine.chainWalk, w.row == layer.row, w.key == key { return nil }
+    return stepOutcome(layer.action(forKey: KeyInterner.name(key))) ?? ActionOutcome.none
 }
 
 /// The outcome of one step: `nil` continues, NSNull stops with no action.
@@ -61,31 +62,32 @@ func styleOutcome(_ style: [AnyHashable: Any]?, _ name: String) -> ActionOutcome
 }
 
 struct ChainLookup: ActionLookup {
-    func lookup(_ layer: CALayer, _ key: PropertyID, askingOverride: Bool) -> ActionOutcome {
-        if askingOverride && layer.engine.layers.flags[Int(layer.row)] & LayerFlags.overridesAction != 0 {
-            return overrideOutcome(layer, key)
-        }
+    func lookup(_ layer: CALayer, _ key: PropertyID) -> ActionOutcome {
+        // The flags, read once (the built-in step needs only the class's bit, isShape,
+        // which the steps cannot change).
+        let flags = layer.engine.layers.flags[Int(layer.row)]
+        if flags & LayerFlags.overridesAction != 0, let o = overrideOutcome(layer, key) { return o }
         let name = KeyInterner.name(key)
         if let d = layer.delegate, let o = stepOutcome(d.action(for: layer, forKey: name)) { return o }
         if let actions = layer.actions, let o = stepOutcome(actions[name]) { return o }
         if let o = styleOutcome(layer.style, name) { return o }
         if let o = stepOutcome(type(of: layer).defaultAction(forKey: name)) { return o }
-        return builtInOutcome(layer, key, flags: layer.engine.layers.flags[Int(layer.row)])
+        return builtInOutcome(layer, key, flags: flags)
     }
 }
 
 struct InternedLookup: ActionLookup {
     @inline(__always)
-    func lookup(_ layer: CALayer, _ key: PropertyID, askingOverride: Bool) -> ActionOutcome {
+    func lookup(_ layer: CALayer, _ key: PropertyID) -> ActionOutcome {
         let f = layer.engine.layers.flags[Int(layer.row)]
         if f & LayerFlags.lookupSteps == 0 { return builtInOutcome(layer, key, flags: f) }
-        return walk(layer, key, askingOverride ? f : f & ~LayerFlags.overridesAction)
+        return walk(layer, key, f)
     }
 
-    /// The chain from step 1; `f` with `overridesAction` set asks the override instead.
+    /// The chain from step 1, after the class's own `action(forKey:)` when it overrides it.
     @inline(never)
     func walk(_ layer: CALayer, _ key: PropertyID, _ f: UInt16) -> ActionOutcome {
-        if f & LayerFlags.overridesAction != 0 { return overrideOutcome(layer, key) }
+        if f & LayerFlags.overridesAction != 0, let o = overrideOutcome(layer, key) { return o }
         let name = KeyInterner.name(key)
         if f & LayerFlags.hasDelegate != 0, let d = layer.delegate,
            let o = stepOutcome(d.action(for: layer, forKey: name)) { return o }
@@ -117,10 +119,9 @@ final class ActionCache {
 
 struct CachedLookup: ActionLookup {
     @inline(__always)
-    func lookup(_ layer: CALayer, _ key: PropertyID, askingOverride: Bool) -> ActionOutcome {
+    func lookup(_ layer: CALayer, _ key: PropertyID) -> ActionOutcome {
         let context = layer.engine
-        let f = askingOverride ? context.layers.flags[Int(layer.row)]
-            : context.layers.flags[Int(layer.row)] & ~LayerFlags.overridesAction
+        let f = context.layers.flags[Int(layer.row)]
         if f & (LayerFlags.hasDelegate | LayerFlags.hasActions | LayerFlags.hasStyle | LayerFlags.overridesAction) == 0 {
             if f & LayerFlags.customClass == 0 { return builtInOutcome(layer, key, flags: f) }
             return context.actionCache.outcome(layer, key, flags: f)
@@ -131,14 +132,22 @@ struct CachedLookup: ActionLookup {
 
 extension ActionLookupStrategy {
     /// Runs this strategy's walk (a switch, not an existential call).
-    /// The engine's entry (`askingOverride` true): a class overriding `action(forKey:)` is
-    /// asked through it. The base `action(forKey:)` walks the chain (`askingOverride` false).
     @inline(__always)
-    func outcome(_ layer: CALayer, _ key: PropertyID, askingOverride: Bool = true) -> ActionOutcome {
+    func outcome(_ layer: CALayer, _ key: PropertyID) -> ActionOutcome {
         switch self {
-        case .interned: return InternedLookup().lookup(layer, key, askingOverride: askingOverride)
-        case .cached: return CachedLookup().lookup(layer, key, askingOverride: askingOverride)
-        case .chain: return ChainLookup().lookup(layer, key, askingOverride: askingOverride)
+        case .interned: return InternedLookup().lookup(layer, key)
+        case .cached: return CachedLookup().lookup(layer, key)
+        case .chain: return ChainLookup().lookup(layer, key)
         }
+    }
+
+    /// The chain itself, for the base `action(forKey:)`: the layer's own override is not
+    /// asked for this layer and key (it is the caller), whatever the chain's steps do.
+    func chainOutcome(_ layer: CALayer, _ key: PropertyID) -> ActionOutcome {
+        let context = layer.engine
+        let outer = context.chainWalk
+        context.chainWalk = (layer.row, key)
+        defer { context.chainWalk = outer }
+        return outcome(layer, key)
     }
 }

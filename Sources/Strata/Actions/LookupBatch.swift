@@ -51,13 +51,13 @@ public struct LookupBatch {
         switch strategy {
         case .chain:
             let s = ChainLookup()
-            for k in keys { count(s.lookup(layer, k, askingOverride: true)) }
+            for k in keys { count(s.lookup(layer, k)) }
         case .interned:
             let s = InternedLookup()
-            for k in keys { count(s.lookup(layer, k, askingOverride: true)) }
+            for k in keys { count(s.lookup(layer, k)) }
         case .cached:
             let s = CachedLookup()
-            for k in keys { count(s.lookup(layer, k, askingOverride: true)) }
+            for k in keys { count(s.lookup(layer, k)) }
         }
         return SIMD4(counts.none, counts.builtIn, counts.action, 0)
     }

@@ -6,21 +6,7 @@ extension EngineContext {
     func runAnimationAction(_ anim: CAAnimation, event: String, layer: CALayer) {
         let copy = anim.copy() as! CAAnimation
         if let p = copy as? CAPropertyAnimation, p.keyPath == nil { p.keyPath = event }
-        showStart(of: copy, row: layer.row)
         addAnimation(copy, forKey: event, to: layer, fromAction: true, copied: true)
-    }
-
-    /// A basic animation run as the action of a change of its whole property, with no
-    /// `fromValue`, shows where it starts: the value before the change (what it animates
-    /// from, so `animation(forKey:)` reads it, as for built-in implicit animations). Not when
-    /// both `toValue` and `byValue` are set (they fix the start themselves).
-    func showStart(of anim: CAAnimation, row: Int32) {
-        guard let b = anim as? CABasicAnimation, b.fromValue == nil, b.toValue == nil || b.byValue == nil,
-              let key = b.keyPath, let c = changeInFlight, c.row == row,
-              let p = PropertyTable.idsByName[key], p == c.property else { return }
-        let info = PropertyTable[p]
-        guard info.width > 0, info.kind != .timing, c.old.count == info.width else { return }
-        b.fromValue = c.old.withUnsafeBufferPointer { LaneValue.box($0.baseAddress!, kind: info.kind) }
     }
 
     /// The "current value" an animation starts from: the value before the change in flight,
@@ -93,7 +79,10 @@ extension EngineContext {
         if layers.inTimedSubtree(layer.row) { params.space = layer.row }
         let e = entry(for: params)
         removeAnimation(row: layer.row, key: keyID, finished: false, replacing: prepared.property)
-        install(prepared, object: stored, layer: layer, key: keyID, timing: e)
+        let id = install(prepared, object: stored, layer: layer, key: keyID, timing: e)
+        if fromAction && id >= 0, let c = changeInFlight, c.row == layer.row, animations.records[Int(id)].property == c.property.raw {
+            animations.records[Int(id)].flags |= RecordFlags.startsAtChange
+        }
         deliverDeferred()
     }
 
@@ -390,10 +379,29 @@ extension EngineContext {
         }
     }
 
+    /// A basic animation run as the action of a change of its whole property, with no
+    /// `fromValue`, shows where it started (the value before the change, the track's start),
+    /// as built-in implicit animations do; not when `toValue` and `byValue` fix the start.
+    /// Filled on the first read, so a change pays nothing for it.
+    private func showStart(of o: CAAnimation, record id: Int32) {
+        animations.records[Int(id)].flags &= ~RecordFlags.startsAtChange
+        let r = animations.records[Int(id)]
+        guard r.kind == .lanes, let b = o as? CABasicAnimation, b.fromValue == nil,
+              b.toValue == nil || b.byValue == nil else { return }
+        let t = animations.tracks[Int(r.track)]
+        guard t.offset == 0 && t.width == t.propertyWidth else { return }
+        let info = PropertyTable[PropertyID(r.property)]
+        let (f, _) = t.endpoints(r.slot)
+        b.fromValue = f.withUnsafeBufferPointer { LaneValue.box($0.baseAddress!, kind: info.kind) }
+    }
+
     /// The animation object under a record, made on demand for built-in implicit animations.
     func animationObject(_ id: Int32) -> CAAnimation {
-        if let o = animations.objects[Int(id)] { return o }
         let r = animations.records[Int(id)]
+        if let o = animations.objects[Int(id)] {
+            if r.flags & RecordFlags.startsAtChange != 0 { showStart(of: o, record: id) }
+            return o
+        }
         let p = PropertyID(r.property)
         let info = PropertyTable[p]
         let a = CABasicAnimation(keyPath: info.name)

@@ -44,6 +44,9 @@ final class EngineContext {
 
     /// The property change whose action is running (CAAnimation.run reads its old value).
     @exclusivity(unchecked) var changeInFlight: (row: Int32, property: PropertyID, old: [Double])?
+    /// The layer and key whose chain the base `action(forKey:)` is walking: its class's
+    /// override (the caller) is not asked again for them.
+    @exclusivity(unchecked) var chainWalk: (row: Int32, key: PropertyID)?
     /// Old and new values of the object property change whose action is running.
     @exclusivity(unchecked) var objectInFlight: (from: Any?, to: Any?)?
     /// The custom-key change whose action is running: the value shown before it.

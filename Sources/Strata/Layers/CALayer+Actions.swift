@@ -5,7 +5,7 @@ extension CALayer {
     func lookUpAction(forKey event: String) -> CAAction? {
         guard row >= 0 else { return nil }
         let key = KeyInterner.id(event)
-        switch context.lookupStrategy.outcome(self, key, askingOverride: false) {
+        switch context.lookupStrategy.chainOutcome(self, key) {
         case .none: return nil
         case .action(let a): return a
         case .builtIn(.transition): return CATransition()

@@ -23,6 +23,9 @@ enum RecordFlags {
     static let started: UInt8 = 8
     /// Owned by a group: not listed, retired with the group.
     static let groupChild: UInt8 = 16
+    /// Added by an action run for a change of its property: `animation(forKey:)` shows the
+    /// value it started from when its object has no `fromValue` (filled on that read).
+    static let startsAtChange: UInt8 = 32
 }
 
 /// Bookkeeping of one running animation (cold data: read at add, remove, retire and by the

@@ -100,25 +100,27 @@ final class LaneTrack {
             delta[lane(s, c)] = to[c] - f[c]
             scratch[lane(s, c)] = f[c]
         }
-        if isMatrix {
-            let blend = TransformBlend(from: LaneValue.transform(f), to: LaneValue.transform(to))
-            if blend.mode == .linear {
-                blendOf[s] = -1
-            } else {
-                let k: Int32
-                if let free = freeBlends.popLast() { k = free } else {
-                    if blendCount == blends.capacity { blends.grow(to: blendCount * 2) }
-                    k = Int32(blendCount)
-                    blendCount += 1
-                }
-                blends[Int(k)] = blend
-                blendOf[s] = k
-                compose[s] |= SlotFlags.decompose
-            }
-        }
+        if isMatrix { appendBlend(s, from: f, to: to) }
         // A block's run is known once its eighth slot is filled.
         if s & 7 == 7 { updateRun(s) } else if s & 7 == 0 { runs[s >> 3] = 0 }
         return Int32(s)
+    }
+
+    /// A whole-transform slot's blend: kept (and the slot flagged) when its pair interpolates
+    /// by decomposition. Out of line: the other tracks' appends stay small.
+    @inline(never)
+    private func appendBlend(_ s: Int, from f: UnsafePointer<Double>, to: UnsafePointer<Double>) {
+        let blend = TransformBlend(from: LaneValue.transform(f), to: LaneValue.transform(to))
+        guard blend.mode != .linear else { blendOf[s] = -1; return }
+        let k: Int32
+        if let free = freeBlends.popLast() { k = free } else {
+            if blendCount == blends.capacity { blends.grow(to: blendCount * 2) }
+            k = Int32(blendCount)
+            blendCount += 1
+        }
+        blends[Int(k)] = blend
+        blendOf[s] = k
+        compose[s] |= SlotFlags.decompose
     }
 
     /// Removes slot s; returns the record whose slot changed (moved into s), or -1.
