@@ -62,7 +62,7 @@ extension ReferenceEngine {
         animation.toValue = new
         let runtime = AnimationRuntime(
             animation: animation, layer: layer, key: key, sequence: takeSequence(),
-            effect: .object(property: key, from: old, to: new),
+            effect: objectEffect(key, from: old, to: new),
             duration: top.animationDuration, timingFunction: curve.isLinear ? nil : curve, isGroupChild: false)
         replace(with: runtime, on: layer)
     }
@@ -152,7 +152,9 @@ extension ReferenceEngine {
                 current = change.oldObject
                 model = change.newObject
             }
-            return .object(property: spec.name, from: basic.fromValue ?? current, to: basic.toValue ?? model)
+            return objectEffect(spec.name, from: basic.fromValue ?? current, to: basic.toValue ?? model)
+        case (.object(let spec), let keyframes as CAKeyframeAnimation):
+            return objectKeyframes(keyframes, spec.name)
         case (.transformField(let spec, let field), let basic as CABasicAnimation):
             let currentTransform = Boxing.transform(currentComponents(of: layer, spec.name))
             let modelTransform = layer.transform3D(spec.name)
@@ -163,8 +165,7 @@ extension ReferenceEngine {
         case (.custom(let key), let basic as CABasicAnimation):
             let model = layer.customModel(key)
             guard let sample = model ?? basic.toValue ?? basic.fromValue ?? basic.byValue,
-                  let (type, kind) = CustomValueType.of(sample) else { return refuseCustom(path) }
-            let width = kind.width
+                  let (type, kind, width) = CustomValueType.of(sample) else { return refuseCustom(path) }
             let modelComponents = model.flatMap { Boxing.components($0, kind: kind, width: width) }
                 ?? [Double](repeating: 0, count: width)
             var currentValue: Any? = layer.isCommitted ? layer.presentedCustom[key] ?? Swift.type(of: layer).defaultValue(forKey: key) : model
@@ -184,8 +185,8 @@ extension ReferenceEngine {
             let model = layer.customModel(key)
             let pathSample: Any? = keyframes.path == nil ? nil : CGPoint.zero
             guard let sample = model ?? keyframes.values?.first ?? pathSample,
-                  let (type, kind) = CustomValueType.of(sample) else { return refuseCustom(path) }
-            guard let sequence = KeyframeBuilder.build(keyframes, kind: kind, width: kind.width) else { return nil }
+                  let (type, kind, width) = CustomValueType.of(sample) else { return refuseCustom(path) }
+            guard let sequence = KeyframeBuilder.build(keyframes, kind: kind, width: width) else { return nil }
             return .custom(key: key, type: type, kind: kind, .keyframes(sequence))
         default:
             StrataDiagnostics.emit(.invalidArgument,
@@ -194,9 +195,63 @@ extension ReferenceEngine {
         }
     }
 
+    /// An animation of object property `name` from `from` to `to`: two paths with the same
+    /// elements (`path`, `shadowPath`) interpolate point by point; other values switch at
+    /// half-way (SEMANTICS.md, "Paths").
+    func objectEffect(_ name: String, from: Any?, to: Any?) -> AnimationEffect {
+        if name == "path" || name == "shadowPath", let f = from as? CGPath, let t = to as? CGPath,
+           PathPoints.sameStructure(f, t) {
+            return .pathPoints(property: name, template: t,
+                               .endpoints(from: PathPoints.coordinates(f), to: PathPoints.coordinates(t)))
+        }
+        return .object(property: name, from: from, to: to)
+    }
+
+    /// Keyframes of object property `name`: paths that all have the same elements interpolate
+    /// point by point at the key times, in the calculation mode; other values (contents'
+    /// sprite frames, paths of different structure) step: each shows from its key time on.
+    private func objectKeyframes(_ keyframes: CAKeyframeAnimation, _ name: String) -> AnimationEffect? {
+        guard keyframes.path == nil else {
+            StrataDiagnostics.emit(.wrongValueType,
+                "CAKeyframeAnimation.path needs a point key path; \"\(name)\" is not one; animation not added")
+            return nil
+        }
+        guard let values = keyframes.values, !values.isEmpty else {
+            StrataDiagnostics.emit(.invalidArgument, "CAKeyframeAnimation \"\(name)\" has no values and no path; animation not added")
+            return nil
+        }
+        for (i, v) in values.enumerated() where !KeyPaths.objectFits(name, v) {
+            StrataDiagnostics.emit(.wrongValueType,
+                "CAKeyframeAnimation values[\(i)] of type \(type(of: v)) does not fit \"\(name)\"; animation not added")
+            return nil
+        }
+        let paths = values.compactMap { $0 as? CGPath }
+        if name == "path" || name == "shadowPath", paths.count == values.count, PathPoints.sameStructure(paths) {
+            let points = paths.map { PathPoints.coordinates($0) }
+            guard points.allSatisfy({ $0.allSatisfy(\.isFinite) }) else {
+                StrataDiagnostics.emit(.nonFiniteValue, "CAKeyframeAnimation values of \"\(name)\" have a point that is not finite; animation not added")
+                return nil
+            }
+            guard let sequence = KeyframeBuilder.build(keyframes, points: points) else { return nil }
+            return .pathPoints(property: name, template: paths[0], .keyframes(sequence))
+        }
+        let n = values.count
+        let mode = keyframes.calculationMode
+        let segments = mode == .discrete ? n : max(n - 1, 1)
+        let times: [Double]
+        if mode == .paced || mode == .cubicPaced {
+            times = (0...segments).map { Double($0) / Double(segments) }
+        } else {
+            guard let t = KeyframeBuilder.keyTimes(keyframes, count: segments + 1, what: "values: \(n), mode \(mode.rawValue)"),
+                  KeyframeBuilder.timingFunctions(keyframes, segments: segments) != nil else { return nil }
+            times = t
+        }
+        return .objectSteps(property: name, values: values, times: times)
+    }
+
     private func refuseCustom(_ path: String) -> AnimationEffect? {
         StrataDiagnostics.emit(.wrongValueType,
-            "custom key \"\(path)\" holds no interpolatable value (numbers, points, sizes, rects, colours, transforms); animation not added")
+            "custom key \"\(path)\" holds no interpolatable value (numbers, points, sizes, rects, colours, transforms, arrays of numbers or colours); animation not added")
         return nil
     }
 

@@ -7,8 +7,15 @@ enum AnimationEffect {
     /// Keyframes (values or a path) of components of a property; `rotates` turns the
     /// presentation transform along the path's tangent (`reverse`: plus 180 degrees).
     case keyframes(property: String, offset: Int, width: Int, KeyframeSequence, rotates: Bool, reverse: Bool)
-    /// An object value (contents, mask, paths): `from` before progress 0.5, `to` after.
+    /// An object value (contents, mask, paths of different structure): `from` before
+    /// progress 0.5, `to` after.
     case object(property: String, from: Any?, to: Any?)
+    /// A path whose points interpolate (paths with the same elements): the coordinates of
+    /// `template`'s points (`PathPoints`) from endpoints or keyframes.
+    case pathPoints(property: String, template: CGPath, CustomValues)
+    /// Keyframes of objects that do not interpolate (contents' sprite frames, paths of
+    /// different structure): `values[i]` shows from key time `times[i]` on.
+    case objectSteps(property: String, values: [Any?], times: [Double])
     /// A derived field of a transform property (`transform.rotation.z` ...).
     case transformField(property: String, TransformField, from: Double, to: Double)
     /// Keyframes of one field of a transform (`transform.rotation.z` shakes ...).
@@ -30,7 +37,8 @@ enum AnimationEffect {
     var property: String? {
         switch self {
         case .components(let p, _, _, _, _), .keyframes(let p, _, _, _, _, _),
-             .object(let p, _, _), .transformField(let p, _, _, _), .transformFieldKeyframes(let p, _, _):
+             .object(let p, _, _), .transformField(let p, _, _, _), .transformFieldKeyframes(let p, _, _),
+             .pathPoints(let p, _, _), .objectSteps(let p, _, _):
             return p
         case .custom, .transition, .group:
             return nil
@@ -272,8 +280,31 @@ final class AnimationRuntime {
             let value = sequence.sample(at: progress).value
             if iteration == 0 { return value }
             return zip(value, sequence.span).map { v, s in v + iteration * s }
+        case .pathPoints(_, _, .endpoints(let from, let to)):
+            // Paths are neither additive nor cumulative: the progress alone.
+            return zip(from, to).map { f, t in f + (t - f) * progress }
+        case .pathPoints(_, _, .keyframes(let sequence)):
+            return sequence.sample(at: progress).value
         default:
             return []
+        }
+    }
+
+    /// The object this animation shows at the last frame (object, path-point and step
+    /// effects).
+    func currentObject() -> Any? {
+        switch effect {
+        case .object(_, let from, let to):
+            return progress < 0.5 ? from : to
+        case .pathPoints(_, let template, _):
+            return PathPoints.path(template, coordinates: currentComponents())
+        case .objectSteps(_, let values, let times):
+            // The last value whose key time the progress has reached.
+            var i = 0
+            while i + 1 < values.count && progress >= times[i + 1] { i += 1 }
+            return values[i]
+        default:
+            return nil
         }
     }
 }

@@ -228,6 +228,14 @@ enum KeyframeBuilder {
             }
             points.append(c)
         }
+        return build(animation, points: points)
+    }
+
+    /// The sequence through `points` (lists of components of one width, already validated)
+    /// at the animation's key times, timing functions and calculation mode.
+    static func build(_ animation: CAKeyframeAnimation, points: [[Double]]) -> KeyframeSequence? {
+        let mode = animation.calculationMode
+        let paced = mode == .paced || mode == .cubicPaced
         let n = points.count
         var segments: [KeyframeSegment] = []
         if mode == .discrete {

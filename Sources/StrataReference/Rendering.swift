@@ -91,7 +91,7 @@ extension CALayer {
                 append(r, property, &fieldOrder, &fieldsByProperty)
             case .custom(let key, _, _, _):
                 append(r, key, &customOrder, &customByKey)
-            case .object(let property, _, _):
+            case .object(let property, _, _), .pathPoints(let property, _, _), .objectSteps(let property, _, _):
                 append(r, property, &objectOrder, &objectsByProperty)
             case .transition, .group:
                 break
@@ -197,14 +197,14 @@ extension CALayer {
             }
         }
 
-        // Object values switch at half time.
+        // Object values: paths with the same elements point by point, other objects switch
+        // at half time, keyframes of objects step from key time to key time.
         for property in objectOrder {
             var value: Any? = objectValues[property]
             var anyEvaluated = false
-            for r in objectsByProperty[property]! {
-                guard case .object(_, let from, let to) = r.effect, r.phase != .pending else { continue }
+            for r in objectsByProperty[property]! where r.phase != .pending {
                 anyEvaluated = true
-                if r.phase == .active { value = r.progress < 0.5 ? from : to }
+                if r.phase == .active { value = r.currentObject() }
             }
             if anyEvaluated { presentedObjects[property] = value }
         }

@@ -9,15 +9,18 @@ enum ValueKind: Equatable {
     case object
     /// A layer timing field (beginTime, speed ...): stored, never animated.
     case timing
+    /// A custom key's array of numbers (a component each) or of colours (four each): as
+    /// many components as the value has.
+    case array
 
-    /// Number of components of one value.
+    /// Number of components of one value (0: it varies, objects and arrays).
     var width: Int {
         switch self {
         case .cgFloat, .float, .bool, .timing: return 1
         case .point, .size: return 2
         case .rect, .color: return 4
         case .transform: return 16
-        case .object: return 0
+        case .object, .array: return 0
         }
     }
 }
@@ -178,9 +181,25 @@ enum Boxing {
             if let t = value as? CATransform3D { return components(of: t) }
             if let a = value as? CGAffineTransform { return components(of: CATransform3DMakeAffineTransform(a)) }
             return nil
+        case .array:
+            guard let c = arrayComponents(value), c.count == width else { return nil }
+            return c
         case .object:
             return nil
         }
+    }
+
+    /// The components of an array of numbers (one each) or of colours (four each); nil for
+    /// anything else, an empty array included.
+    static func arrayComponents(_ value: Any) -> [Double]? {
+        guard let items = value as? [Any], !items.isEmpty else { return nil }
+        if items.allSatisfy({ $0 is CGColor }) { return items.flatMap { rgba($0 as! CGColor) } }
+        var c: [Double] = []
+        for item in items {
+            guard let x = number(item) else { return nil }
+            c.append(x)
+        }
+        return c
     }
 
     /// `value` as an NSValue wrapping a point, size or rectangle (`NSValue(point:)` ...)
@@ -201,7 +220,7 @@ enum Boxing {
         case .rect: return CGRect(x: c[0], y: c[1], width: c[2], height: c[3])
         case .color: return color(c)
         case .transform: return transform(c)
-        case .object: return nil
+        case .object, .array: return nil
         }
     }
 
@@ -218,25 +237,37 @@ enum CustomValueType {
     case double, cgFloat, float, int, nsNumber, point, size, rect, color, transform
     /// NSValue-wrapped points, sizes and rectangles, boxed back as NSValue.
     case pointValue, sizeValue, rectValue
+    /// Arrays of numbers, boxed back as the array type the model holds (`[NSNumber]` for
+    /// arrays of NSNumber, Int or a mix), and arrays of colours.
+    case doubleArray, cgFloatArray, floatArray, numberArray, colorArray
 
-    /// The type and value kind of `value`, or nil when it cannot be interpolated.
-    static func of(_ value: Any) -> (CustomValueType, ValueKind)? {
+    /// The type, value kind and width of `value`, or nil when it cannot be interpolated.
+    static func of(_ value: Any) -> (CustomValueType, ValueKind, Int)? {
         switch value {
-        case is CGFloat: return (.cgFloat, .cgFloat)
-        case is Double: return (.double, .cgFloat)
-        case is Float: return (.float, .float)
-        case is Int: return (.int, .cgFloat)
-        case is NSNumber: return (.nsNumber, .cgFloat)
-        case is CGPoint: return (.point, .point)
-        case is CGSize: return (.size, .size)
-        case is CGRect: return (.rect, .rect)
-        case is CGColor: return (.color, .color)
-        case is CATransform3D: return (.transform, .transform)
+        case is CGFloat: return (.cgFloat, .cgFloat, 1)
+        case is Double: return (.double, .cgFloat, 1)
+        case is Float: return (.float, .float, 1)
+        case is Int: return (.int, .cgFloat, 1)
+        case is NSNumber: return (.nsNumber, .cgFloat, 1)
+        case is CGPoint: return (.point, .point, 2)
+        case is CGSize: return (.size, .size, 2)
+        case is CGRect: return (.rect, .rect, 4)
+        case is CGColor: return (.color, .color, 4)
+        case is CATransform3D: return (.transform, .transform, 16)
         default:
-            if Boxing.wrapped(value, "{CGPoint") != nil { return (.pointValue, .point) }
-            if Boxing.wrapped(value, "{CGSize") != nil { return (.sizeValue, .size) }
-            if Boxing.wrapped(value, "{CGRect") != nil { return (.rectValue, .rect) }
-            return nil
+            if Boxing.wrapped(value, "{CGPoint") != nil { return (.pointValue, .point, 2) }
+            if Boxing.wrapped(value, "{CGSize") != nil { return (.sizeValue, .size, 2) }
+            if Boxing.wrapped(value, "{CGRect") != nil { return (.rectValue, .rect, 4) }
+            guard let c = Boxing.arrayComponents(value) else { return nil }
+            let type: CustomValueType
+            switch value {
+            case is [CGFloat]: type = .cgFloatArray
+            case is [Double]: type = .doubleArray
+            case is [Float]: type = .floatArray
+            case is [CGColor]: type = .colorArray
+            default: type = (value as? [Any])?.allSatisfy({ $0 is CGColor }) == true ? .colorArray : .numberArray
+            }
+            return (type, .array, c.count)
         }
     }
 
@@ -256,6 +287,14 @@ enum CustomValueType {
         case .pointValue: return NSValue(point: CGPoint(x: c[0], y: c[1]))
         case .sizeValue: return NSValue(size: CGSize(width: c[0], height: c[1]))
         case .rectValue: return NSValue(rect: CGRect(x: c[0], y: c[1], width: c[2], height: c[3]))
+        case .doubleArray: return c
+        case .cgFloatArray: return c.map { CGFloat($0) }
+        case .floatArray: return c.map { Float($0) }
+        case .numberArray: return c.map { NSNumber(value: $0) }
+        case .colorArray:
+            return stride(from: 0, to: c.count - 3, by: 4).map {
+                CGColor(red: CGFloat(c[$0]), green: CGFloat(c[$0 + 1]), blue: CGFloat(c[$0 + 2]), alpha: CGFloat(c[$0 + 3]))
+            }
         }
     }
 }

@@ -30,7 +30,14 @@ enum KeyframeCompiler {
             }
             points.append(l)
         }
+        return compile(points: points, a, timings: timings)
+    }
+
+    /// Keyframes through `points` (lane lists of one width, already validated) at the
+    /// animation's key times, timing functions and calculation mode.
+    static func compile(points: [[Double]], _ a: CAKeyframeAnimation, timings: TimingStore) -> CompiledKeyframes? {
         let n = points.count
+        let width = points[0].count
         let mode = a.calculationMode
         let paced = mode == .paced || mode == .cubicPaced
         let discrete = mode == .discrete

@@ -89,14 +89,14 @@ extension EngineContext {
     }
 
     @discardableResult
-    func addObjectAnimation(_ layer: CALayer, _ p: PropertyID, from: Any?, to: Any?, timing e: Int32,
+    func addObjectAnimation(_ layer: CALayer, _ p: PropertyID, _ values: ObjectValues, timing e: Int32,
                             key: Int32, object: CAAnimation?) -> Int32 {
         removeAnimation(row: layer.row, key: key, finished: false, replacing: p.raw)
         var r = AnimationRecord()
         r.layer = layer.row; r.key = key; r.property = p.raw; r.kind = .object; r.timing = e
         r.flags = RecordFlags.alive | (object?.delegate != nil ? RecordFlags.hasDelegate : 0)
         let id = animations.newRecord(r, object: object)
-        animations.objectValues[id] = (from, to)
+        animations.objectValues[id] = values
         animations.objectRecords.append(id)
         layers.flags[Int(layer.row)] |= LayerFlags.hasObjects
         link(id)

@@ -135,7 +135,8 @@ extension EngineContext {
         if !transactions[transactions.count - 1].disableActions {
             outcome = lookupStrategy.outcome(layer, p)
         }
-        let old = layer.readObject(p)
+        // The value an animation of the change starts from: the one shown (SEMANTICS.md).
+        let old = currentObject(layer, p)
         layer.storeObject(p, v)
         dirtyObjects.append((layer.row, p.raw))
         layers.flags[Int(layer.row)] |= LayerFlags.hasObjects
@@ -143,7 +144,7 @@ extension EngineContext {
         case .none: break
         case .builtIn(.transition): addBuiltInTransition(layer)
         case .builtIn(_):
-            if hasRoomForAnimations() { addObjectAnimation(layer, p, from: old, to: v, timing: implicitEntry(), key: p.raw, object: nil) }
+            if hasRoomForAnimations() { addObjectAnimation(layer, p, objectValues(p, from: old, to: v), timing: implicitEntry(), key: p.raw, object: nil) }
             else { implicitAtCapacity(p) }
         case .action(let a):
             changeInFlight = (layer.row, p, [])

@@ -31,7 +31,7 @@ extension EngineContext {
     indirect enum Prepared {
         case lanes(PropertyID, offset: Int, width: Int, from: [Double], to: [Double], additive: Bool, cumulative: Bool)
         case keyframes(PropertyID, offset: Int, width: Int, CompiledKeyframes, additive: Bool, cumulative: Bool, rotate: UInt8)
-        case object(PropertyID, from: Any?, to: Any?)
+        case object(PropertyID, ObjectValues)
         case derived(DerivedValue, PropertyID)
         case custom(DerivedValue)
         case transition
@@ -46,7 +46,7 @@ extension EngineContext {
         /// The property whose lanes it writes (-1: none, e.g. transitions and groups).
         var property: Int32 {
             switch self {
-            case let .lanes(p, _, _, _, _, _, _), let .keyframes(p, _, _, _, _, _, _), let .object(p, _, _): return p.raw
+            case let .lanes(p, _, _, _, _, _, _), let .keyframes(p, _, _, _, _, _, _), let .object(p, _): return p.raw
             case let .derived(_, p): return p.raw
             case let .custom(d): return -1000 - d.customKey
             default: return -1
@@ -154,13 +154,16 @@ extension EngineContext {
             }
             return .keyframes(p, offset: offset, width: width, compiled, additive: k.isAdditive, cumulative: k.isCumulative, rotate: rotate)
         case (.object(let p), let b as CABasicAnimation):
-            let current: Any? = objectInFlight.map { $0.from } ?? layer.readObject(p)
+            let current: Any? = objectInFlight.map { $0.from } ?? currentObject(layer, p)
             let model: Any? = objectInFlight.map { $0.to } ?? layer.readObject(p)
             guard p.fitsObject(b.fromValue), p.fitsObject(b.toValue) else {
                 StrataDiagnostics.emit(.wrongValueType, "values of \"\(path)\" must be of its type; animation not added")
                 return nil
             }
-            return .object(p, from: b.fromValue ?? current, to: b.toValue ?? model)
+            return .object(p, objectValues(p, from: b.fromValue ?? current, to: b.toValue ?? model))
+        case (.object(let p), let k as CAKeyframeAnimation):
+            guard let v = objectKeyframes(k, p) else { return nil }
+            return .object(p, v)
         case (.transformField(let p, let field), let b as CABasicAnimation):
             let currentT = currentTransform(row: row, p), modelT = layer.transform3D(p)
             let changing = changeInFlight.map { $0.row == row && $0.property == p } ?? false
@@ -174,7 +177,7 @@ extension EngineContext {
             guard let sample = model ?? b.toValue ?? b.fromValue ?? b.byValue,
                   let (type, k, width) = CustomValueType.of(sample) else {
                 StrataDiagnostics.emit(.wrongValueType,
-                    "custom key \"\(path)\" holds no interpolatable value (numbers, points, sizes, rects, colours, transforms); animation not added")
+                    "custom key \"\(path)\" holds no interpolatable value (numbers, points, sizes, rects, colours, transforms, arrays of numbers or colours); animation not added")
                 return nil
             }
             let modelLanes = model.flatMap { LaneValue.lanes($0, kind: k, width: width) } ?? [Double](repeating: 0, count: width)
@@ -194,7 +197,9 @@ extension EngineContext {
             d.keyframes = compiled
             return .derived(d, p)
         case (.custom(let key), let k as CAKeyframeAnimation):
-            guard let sample = layer.customModel(key.raw) ?? k.values?.first,
+            // A path animates a point.
+            let pathSample: Any? = k.path == nil ? nil : CGPoint.zero
+            guard let sample = layer.customModel(key.raw) ?? k.values?.first ?? pathSample,
                   let (type, vk, width) = CustomValueType.of(sample) else {
                 StrataDiagnostics.emit(.wrongValueType,
                     "custom key \"\(path)\" holds no interpolatable value; animation not added")
@@ -209,6 +214,63 @@ extension EngineContext {
                 "\(type(of: a)) on \"\(path)\" is not supported (keyframes animate lane properties and their components); animation not added")
             return nil
         }
+    }
+
+    /// The object an animation of `p` starts from: what the layer shows once committed (a
+    /// morphing path as it stands), the model value before.
+    func currentObject(_ layer: CALayer, _ p: PropertyID) -> Any? {
+        layers.flags[Int(layer.row)] & LayerFlags.committed != 0 ? layer.presentedObject(p) : layer.readObject(p)
+    }
+
+    /// An animation of object property `p` from `from` to `to`: two paths with the same
+    /// elements (`path`, `shadowPath`) interpolate point by point; other values switch at
+    /// half-way (SEMANTICS.md, "Paths").
+    func objectValues(_ p: PropertyID, from: Any?, to: Any?) -> ObjectValues {
+        if p == .path || p == .shadowPath, let f = from as? CGPath, let t = to as? CGPath, PathPoints.sameStructure(f, t) {
+            return .morph(PathMorph(from: f, to: t))
+        }
+        return .halves(from: from, to: to)
+    }
+
+    /// Keyframes of object property `p`: paths that all have the same elements interpolate
+    /// point by point at the key times, in the calculation mode; other values (contents'
+    /// sprite frames, paths of different structure) step, each from its key time on. nil
+    /// after a diagnostic.
+    private func objectKeyframes(_ k: CAKeyframeAnimation, _ p: PropertyID) -> ObjectValues? {
+        let name = PropertyTable[p].name
+        guard k.path == nil else {
+            StrataDiagnostics.emit(.wrongValueType,
+                "CAKeyframeAnimation.path needs a point key path; \"\(name)\" is not one; animation not added")
+            return nil
+        }
+        guard let values = k.values, !values.isEmpty else {
+            StrataDiagnostics.emit(.invalidArgument, "CAKeyframeAnimation \"\(name)\" has no values and no path; animation not added")
+            return nil
+        }
+        for (i, v) in values.enumerated() where !p.fitsObject(v) {
+            StrataDiagnostics.emit(.wrongValueType,
+                "CAKeyframeAnimation values[\(i)] of type \(type(of: v)) does not fit \"\(name)\"; animation not added")
+            return nil
+        }
+        let paths = values.compactMap { $0 as? CGPath }
+        if p == .path || p == .shadowPath, paths.count == values.count, PathPoints.sameStructure(paths) {
+            let points = paths.map { PathPoints.coordinates($0) }
+            guard points.allSatisfy({ $0.allSatisfy(\.isFinite) }) else {
+                StrataDiagnostics.emit(.nonFiniteValue, "CAKeyframeAnimation values of \"\(name)\" have a point that is not finite; animation not added")
+                return nil
+            }
+            guard let compiled = KeyframeCompiler.compile(points: points, k, timings: timings) else { return nil }
+            return .morph(PathMorph(template: paths[0], keyframes: compiled))
+        }
+        let n = values.count
+        let mode = k.calculationMode
+        let segments = mode == .discrete ? n : max(n - 1, 1)
+        if mode == .paced || mode == .cubicPaced {
+            return .steps(values, times: (0...segments).map { Double($0) / Double(segments) })
+        }
+        guard let times = KeyframeCompiler.keyTimes(k.keyTimes, count: segments + 1, what: "values: \(n), mode \(mode.rawValue)"),
+              KeyframeCompiler.segmentCurves(k.timingFunctions, segments: segments, timings: timings) != nil else { return nil }
+        return .steps(values, times: times)
     }
 
     private func refuseKeyPath(_ path: String) -> Prepared? {
@@ -252,8 +314,8 @@ extension EngineContext {
             link(id)
             updateComposition(row: row, p)
             return id
-        case let .object(p, from, to):
-            return addObjectAnimation(layer, p, from: from, to: to, timing: e, key: key, object: object)
+        case let .object(p, v):
+            return addObjectAnimation(layer, p, v, timing: e, key: key, object: object)
         case let .derived(d, p):
             return addDerived(row: row, property: p, kind: .derived, d, timing: e, key: key, object: object)
         case let .custom(d):
@@ -302,6 +364,7 @@ extension EngineContext {
         let id = animations.newRecord(r, object: object)
         animations.derivedValues[id] = d
         animations.derivedRecords.append(id)
+        if d.width > animations.widestCustom { animations.widestCustom = d.width }
         link(id)
         return id
     }
@@ -413,9 +476,9 @@ extension EngineContext {
             let (f, t) = animations.tracks[Int(r.track)].endpoints(r.slot)
             f.withUnsafeBufferPointer { a.fromValue = LaneValue.box($0.baseAddress!, kind: info.kind) }
             t.withUnsafeBufferPointer { a.toValue = LaneValue.box($0.baseAddress!, kind: info.kind) }
-        } else if r.kind == .object {
-            a.fromValue = animations.objectValues[id]?.from ?? nil
-            a.toValue = animations.objectValues[id]?.to ?? nil
+        } else if r.kind == .object, let v = animations.objectValues[id] {
+            a.fromValue = v.endpoints.from
+            a.toValue = v.endpoints.to
         }
         animations.objects[Int(id)] = a
         return a

@@ -193,8 +193,11 @@ extension EngineContext {
     /// inline in `Any`, with no allocation).
     private func composeCustom(row: Int32, key: Int32) {
         guard let layer = layers.handle[Int(row)]?.takeUnretainedValue() else { return }
-        withUnsafeTemporaryAllocation(of: Double.self, capacity: 32) { scratch in
-            let value = scratch.baseAddress!, v = value + 16
+        // Room for the value so far and one animation's value: 16 lanes (a transform), more
+        // once a custom key's array was wider.
+        let widest = animations.widestCustom
+        withUnsafeTemporaryAllocation(of: Double.self, capacity: 2 * widest) { scratch in
+            let value = scratch.baseAddress!, v = value + widest
             var width = 0   // 0: no value yet
             var type: CustomValueType = .double
             var anyActive = false, anyPending = false
@@ -215,11 +218,11 @@ extension EngineContext {
                 let k = d.cumulative ? timings.iteration[e] : 0
                 let n: Int
                 if let kf = d.keyframes {
-                    n = min(kf.span.count, 16)
+                    n = kf.span.count
                     kf.value(at: timings.progress[e], width: n, curveTable: timings.curves, into: v)
                     if d.cumulative { for c in 0..<n { v[c] += k * kf.span[c] } }
                 } else {
-                    n = min(d.from.count, 16)
+                    n = d.from.count
                     let p = timings.progress[e] + k
                     for c in 0..<n { v[c] = d.from[c] + d.delta[c] * p }
                 }
@@ -237,7 +240,7 @@ extension EngineContext {
                 }
             }
             if anyActive && width > 0 {
-                layer.animatedCustom[key] = type.box(UnsafePointer(value))
+                layer.animatedCustom[key] = type.box(UnsafePointer(value), width: width)
             } else if !anyPending {
                 // No effect now: the model value shows (as for lane properties).
                 layer.animatedCustom[key] = nil
@@ -324,8 +327,10 @@ extension EngineContext {
         x.row != y.row ? x.row < y.row : x.sequence < y.sequence
     }
 
-    /// Discrete object animations: the from object before progress 0.5, the to object after.
+    /// Object animations: paths with the same elements point by point (the path is made
+    /// when read), other objects switch at half-way, keyframes of objects step.
     private func renderObjects() {
+        let curves = timings.curves
         for id in animations.objectRecords {
             let r = animations.records[Int(id)]
             guard let h = layers.handle[Int(r.layer)] else { continue }
@@ -333,8 +338,8 @@ extension EngineContext {
             let e = Int(r.timing)
             switch timings.phase[e] {
             case TimingPhase.active.rawValue:
-                let v: (from: Any?, to: Any?) = animations.objectValues[id] ?? (nil, nil)
-                layer.animatedObjects[r.property] = timings.progress[e] < 0.5 ? v.from : v.to
+                guard let v = animations.objectValues[id] else { continue }
+                layer.animatedObjects[r.property] = v.value(at: timings.progress[e], curves: curves)
             case TimingPhase.inactive.rawValue:
                 layer.animatedObjects[r.property] = nil
             default:

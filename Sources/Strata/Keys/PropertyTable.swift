@@ -8,15 +8,18 @@ enum ValueKind: UInt8 {
     case object
     /// A layer timing field (beginTime, speed ...): stored in lanes, never animated.
     case timing
+    /// A custom key's array of numbers (a lane each) or of colours (four lanes each): as many
+    /// lanes as the value has.
+    case array
 
-    /// Lanes of `Double` one value occupies.
+    /// Lanes of `Double` one value occupies (0: it varies, objects and arrays).
     @usableFromInline var width: Int {
         switch self {
         case .cgFloat, .float, .bool, .timing: return 1
         case .point, .size: return 2
         case .rect, .color: return 4
         case .transform: return 16
-        case .object: return 0
+        case .object, .array: return 0
         }
     }
 }

@@ -253,7 +253,7 @@ final class EngineRecorder {
         case .size: return .size(l[0], l[1])
         case .rect: return .rect(l[0], l[1], l[2], l[3])
         case .color, .transform: return scriptValue(kind, (0..<kind.width).map { l[$0] })
-        case .object, .timing: return nil
+        case .object, .timing, .array: return nil
         }
     }
 
@@ -266,7 +266,7 @@ final class EngineRecorder {
         case .rect: return .rect(c[0], c[1], c[2], c[3])
         case .color: return .color(c[0].isNaN ? nil : c)
         case .transform: return .transform(c)
-        case .object, .timing: return nil
+        case .object, .timing, .array: return nil
         }
     }
 

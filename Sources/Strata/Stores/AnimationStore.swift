@@ -2,7 +2,8 @@
 enum RecordKind: UInt8 {
     /// Lanes of a `LaneTrack`.
     case lanes
-    /// A discrete object value (contents, mask, paths): from/to objects, switched at 0.5.
+    /// An object value (contents, mask, paths): `ObjectValues` (switched at 0.5, stepped
+    /// through keyframes, or a path morph).
     case object
     /// No property value: a transition, or an animation whose only effect is its timing.
     case timingOnly
@@ -56,8 +57,8 @@ final class AnimationStore {
     /// The animation object of a record: the copy added by `add(_:forKey:)`, or nil for a
     /// built-in implicit animation until the API asks for it.
     @exclusivity(unchecked) var objects: [CAAnimation?] = []
-    /// Discrete values of object records.
-    @exclusivity(unchecked) var objectValues: [Int32: (from: Any?, to: Any?)] = [:]
+    /// What object records show (switched halves, keyframe steps, path morphs).
+    @exclusivity(unchecked) var objectValues: [Int32: ObjectValues] = [:]
     @exclusivity(unchecked) private var freeRecords = IndexStack()
     @exclusivity(unchecked) private var anonymousKey: Int32 = -1
 
@@ -78,6 +79,9 @@ final class AnimationStore {
     @exclusivity(unchecked) var groupChildren: [Int32: [Int32]] = [:]
     /// Keyframe slots that turn their layer along a path (rotationMode).
     @exclusivity(unchecked) var rotatingSlots = 0
+    /// Lanes of the widest custom-key value added so far, at least 16 (a transform): the
+    /// room `composeCustom` takes on the stack.
+    @exclusivity(unchecked) var widestCustom = 16
     /// Records of kind `.derived` and `.custom`, in add order.
     @exclusivity(unchecked) var derivedRecords: [Int32] = []
     @exclusivity(unchecked) private var trackIndex: [Int: Int32] = [:]
@@ -208,4 +212,7 @@ struct DerivedValue {
     var cumulative: Bool
     /// Keyframes of a custom key or a transform field (from/delta unused then).
     var keyframes: CompiledKeyframes? = nil
+
+    /// Lanes of one value.
+    var width: Int { keyframes?.span.count ?? from.count }
 }

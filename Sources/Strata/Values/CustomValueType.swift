@@ -6,6 +6,9 @@ enum CustomValueType {
     case double, cgFloat, float, int, nsNumber, point, size, rect, color, transform
     /// Points, sizes and rectangles wrapped in NSValue: boxed back the same way.
     case pointValue, sizeValue, rectValue
+    /// Arrays of numbers, boxed back as the array type the model holds (`[NSNumber]` for
+    /// arrays of NSNumber, Int or a mix), and arrays of colours.
+    case doubleArray, cgFloatArray, floatArray, numberArray, colorArray
 
     /// The type, lane kind and width of `v`, or nil when it cannot be interpolated.
     static func of(_ v: Any) -> (CustomValueType, ValueKind, Int)? {
@@ -24,14 +27,35 @@ enum CustomValueType {
             if NSValueShape.point(v) != nil { return (.pointValue, .point, 2) }
             if NSValueShape.size(v) != nil { return (.sizeValue, .size, 2) }
             if NSValueShape.rect(v) != nil { return (.rectValue, .rect, 4) }
-            return nil
+            guard let width = LaneValue.arrayWidth(v) else { return nil }
+            let type: CustomValueType
+            switch v {
+            case is [CGFloat]: type = .cgFloatArray
+            case is [Double]: type = .doubleArray
+            case is [Float]: type = .floatArray
+            case is [CGColor]: type = .colorArray
+            default: type = (v as? [Any])?.allSatisfy({ $0 is CGColor }) == true ? .colorArray : .numberArray
+            }
+            return (type, .array, width)
         }
     }
 
     /// Lanes boxed as this type.
-    func box(_ l: [Double]) -> Any { l.withUnsafeBufferPointer { box($0.baseAddress!) } }
+    func box(_ l: [Double]) -> Any { l.withUnsafeBufferPointer { box($0.baseAddress!, width: l.count) } }
 
-    /// Lanes at `l` boxed as this type.
+    /// `width` lanes at `l` boxed as this type (the width matters for arrays only).
+    func box(_ l: UnsafePointer<Double>, width: Int) -> Any {
+        switch self {
+        case .doubleArray: return Array(UnsafeBufferPointer(start: l, count: width))
+        case .cgFloatArray: return (0..<width).map { CGFloat(l[$0]) }
+        case .floatArray: return (0..<width).map { Float(l[$0]) }
+        case .numberArray: return (0..<width).map { NSNumber(value: l[$0]) }
+        case .colorArray: return stride(from: 0, to: width - 3, by: 4).map { CGColor(rgba: SIMD4(l[$0], l[$0 + 1], l[$0 + 2], l[$0 + 3])) }
+        default: return box(l)
+        }
+    }
+
+    /// Lanes at `l` boxed as this type (not an array type).
     func box(_ l: UnsafePointer<Double>) -> Any {
         switch self {
         case .double: return l[0]
@@ -47,6 +71,8 @@ enum CustomValueType {
         case .pointValue: return NSValue(point: CGPoint(x: l[0], y: l[1]))
         case .sizeValue: return NSValue(size: CGSize(width: l[0], height: l[1]))
         case .rectValue: return NSValue(rect: CGRect(x: l[0], y: l[1], width: l[2], height: l[3]))
+        case .doubleArray, .cgFloatArray, .floatArray, .numberArray, .colorArray:
+            preconditionFailure("arrays box with their width: box(_:width:)")
         }
     }
 }

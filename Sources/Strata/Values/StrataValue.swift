@@ -20,7 +20,7 @@ enum LaneValue {
     /// A nil colour becomes NaN lanes (the model's "no colour").
     static func lanes(_ v: Any?, kind: ValueKind, width: Int) -> [Double]? {
         guard let v else { return kind == .color ? PropertyTable.nilColor : nil }
-        return withUnsafeTemporaryAllocation(of: Double.self, capacity: 16) { buffer in
+        return withUnsafeTemporaryAllocation(of: Double.self, capacity: max(16, width)) { buffer in
             write(v, kind: kind, width: width, into: buffer.baseAddress!).map { Array(buffer[0..<$0]) }
         }
     }
@@ -39,7 +39,8 @@ enum LaneValue {
         l[12] = Double(t.m41); l[13] = Double(t.m42); l[14] = Double(t.m43); l[15] = Double(t.m44)
     }
 
-    /// Writes the lanes of `v` (a value of `kind`) at `l`, which has room for 16, and returns
+    /// Writes the lanes of `v` (a value of `kind`) at `l`, which has room for 16 (for arrays:
+    /// `width`), and returns
     /// how many (the kind's own count; a `StrataValue` fits only with `width` lanes), or nil,
     /// with nothing written, when the type does not fit. The allocation-free form of
     /// `lanes(_:kind:width:)`.
@@ -75,9 +76,39 @@ enum LaneValue {
             if let t = v as? CATransform3D { store(t, into: l); return 16 }
             if let a = v as? CGAffineTransform { store(CATransform3DMakeAffineTransform(a), into: l); return 16 }
             return nil
+        case .array:
+            return arrayLanes(v, width: width, into: l)
         case .object:
             return nil
         }
+    }
+
+    /// Writes the lanes of an array of numbers (one each) or of colours (four each) when it
+    /// has `width` of them, and returns how many; nil for anything else (an empty array too).
+    static func arrayLanes(_ v: Any, width: Int, into l: UnsafeMutablePointer<Double>) -> Int? {
+        guard let items = v as? [Any], !items.isEmpty else { return nil }
+        if items.allSatisfy({ $0 is CGColor }) {
+            guard items.count * 4 == width else { return nil }
+            for (i, c) in items.enumerated() {
+                let x = (c as! CGColor).rgba
+                l[4 * i] = x[0]; l[4 * i + 1] = x[1]; l[4 * i + 2] = x[2]; l[4 * i + 3] = x[3]
+            }
+            return width
+        }
+        guard items.count == width else { return nil }
+        for (i, item) in items.enumerated() {
+            guard let x = scalar(item) else { return nil }
+            l[i] = x
+        }
+        return width
+    }
+
+    /// Lanes an array of numbers or colours has (see `arrayLanes`), or nil.
+    static func arrayWidth(_ v: Any) -> Int? {
+        guard let items = v as? [Any], !items.isEmpty else { return nil }
+        if items.allSatisfy({ $0 is CGColor }) { return 4 * items.count }
+        for item in items { guard scalar(item) != nil else { return nil } }
+        return items.count
     }
 
     static func transform(_ l: UnsafePointer<Double>) -> CATransform3D {
@@ -96,7 +127,7 @@ enum LaneValue {
         case .rect: return CGRect(x: l[0], y: l[1], width: l[2], height: l[3])
         case .color: return l[0].isNaN ? nil : CGColor(rgba: SIMD4(l[0], l[1], l[2], l[3]))
         case .transform: return transform(l)
-        case .object: return nil
+        case .object, .array: return nil
         }
     }
 

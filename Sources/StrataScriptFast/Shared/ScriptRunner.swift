@@ -441,6 +441,13 @@ final class RunState {
         case let t as CATransform3D:
             return ([t.m11, t.m12, t.m13, t.m14, t.m21, t.m22, t.m23, t.m24,
                      t.m31, t.m32, t.m33, t.m34, t.m41, t.m42, t.m43, t.m44].map { Double($0) }, false)
+        case let p as CGPath:
+            // Element kinds and points: a morphing path is compared point by point.
+            return (PathPoints.trace(p), false)
+        case let a as [Any] where !a.isEmpty && a.allSatisfy({ $0 is CGColor }):
+            return (a.flatMap { ($0 as! CGColor).components?.map { Double($0) } ?? [] }, false)
+        case let a as [Any] where a.allSatisfy({ unbox($0).0?.count == 1 && !unbox($0).1 }):
+            return (a.flatMap { unbox($0).0! }, false)
         default: return ([], true)
         }
     }
