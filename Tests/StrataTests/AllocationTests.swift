@@ -251,6 +251,32 @@ final class AllocationTests: XCTestCase {
         })
     }
 
+    /// Path morphs (shadow paths with the same elements, basic and keyframes) and contents'
+    /// sprite frames: the morph's coordinates are evaluated in place, its `CGPath` is made
+    /// only when read (here after the counted frames).
+    func test_framesOfPathMorphsAndObjectKeyframesAllocateNothing() {
+        func square(_ side: CGFloat) -> CGPath { CGPath(rect: CGRect(x: 0, y: 0, width: side, height: side), transform: nil) }
+        assertFramesAllocateNothing("path morphs and contents keyframes", add: { i, l in
+            let morph = CABasicAnimation(keyPath: "shadowPath")
+            morph.fromValue = square(10); morph.toValue = square(20); morph.duration = 10
+            l.add(morph, forKey: "morph")
+            if i % 2 == 0 {
+                let shapes = CAKeyframeAnimation(keyPath: "shadowPath")
+                shapes.values = [square(10), square(30), square(20)]; shapes.duration = 10
+                shapes.calculationMode = .cubic
+                l.add(shapes, forKey: "shapes")
+            }
+            let sprite = CAKeyframeAnimation(keyPath: "contents")
+            sprite.values = ["a", "b", "c"]; sprite.calculationMode = .discrete; sprite.duration = 0.03
+            sprite.repeatCount = .infinity
+            l.add(sprite, forKey: "sprite")
+        }, check: { layers in
+            // At 0.3 s of 10 s: the square of side 10.3.
+            XCTAssertEqual(layers[1].presentation()!.shadowPath, square(10.3))
+            XCTAssertNotNil(layers[1].presentation()!.contents as? String)
+        })
+    }
+
     /// Path animations with `rotationMode` turning the layer along the path.
     func test_framesOfPathRotationAllocateNothing() {
         assertFramesAllocateNothing("paths with rotationMode", add: { i, l in

@@ -331,7 +331,9 @@ extension EngineContext {
     /// when read), other objects switch at half-way, keyframes of objects step.
     private func renderObjects() {
         let curves = timings.curves
-        for id in animations.objectRecords {
+        // An index loop: an array iterator allocates in unoptimised builds.
+        for k in 0..<animations.objectRecords.count {
+            let id = animations.objectRecords[k]
             let r = animations.records[Int(id)]
             guard let h = layers.handle[Int(r.layer)] else { continue }
             let layer = h.takeUnretainedValue()
