@@ -263,6 +263,15 @@ final class AnimationRuntime {
             }
             let p = progress + iteration
             return zip(from, to).map { f, t in f + (t - f) * p }
+        case .keyframes(_, _, 16, let sequence, _, _):
+            // Whole transforms: segments by decomposition; each cumulative repetition
+            // concatenates the last key.
+            var value = sequence.transformValue(at: progress)
+            if iteration > 0 {
+                let m = CATransform3DConcat(Boxing.transform(value), TransformBlend.power(Boxing.transform(sequence.lastValue), Int(iteration)))
+                value = Boxing.components(of: m)
+            }
+            return value
         case .keyframes(_, _, _, let sequence, let rotates, let reverse):
             let sample = sequence.sample(at: progress)
             if rotates {

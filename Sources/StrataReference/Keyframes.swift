@@ -168,7 +168,22 @@ final class KeyframeSequence {
     /// The value at progress `u` of the animation, and the tangent (first two components)
     /// there, for rotation along a path.
     func sample(at u: Double) -> (value: [Double], tangent: (Double, Double)) {
-        // The segment holding u: the last one whose start key time u has reached.
+        let (i, x) = locate(u)
+        let segment = segments[i]
+        let value = segment.value(at: x)
+        guard value.count >= 2 else { return (value, (0, 0)) }
+        var d = segment.derivative(at: x)
+        if d[0] == 0 && d[1] == 0 {
+            // A cusp (a control point on its end point): look just inside the segment.
+            d = segment.derivative(at: x < 0.5 ? 1e-6 : 1 - 1e-6)
+        }
+        return (value, (d[0], d[1]))
+    }
+
+    /// The segment holding progress `u` (the last one whose start key time u has reached)
+    /// and the parameter there: eased by the segment's timing function, at constant speed
+    /// for paced curves.
+    func locate(_ u: Double) -> (segment: Int, parameter: Double) {
         var i = 0
         while i + 1 < segments.count && u >= times[i + 1] { i += 1 }
         let t0 = times[i], t1 = times[i + 1]
@@ -180,19 +195,29 @@ final class KeyframeSequence {
         }
         x = min(max(x, 0), 1)
         if let f = timingFunctions[i] { x = f.progress(at: x) }
-        let segment = segments[i]
         if let lengths = constantSpeedLengths {
-            x = segment.parameter(atArcFraction: x, length: lengths[i])
+            x = segments[i].parameter(atArcFraction: x, length: lengths[i])
         }
-        let value = segment.value(at: x)
-        guard value.count >= 2 else { return (value, (0, 0)) }
-        var d = segment.derivative(at: x)
-        if d[0] == 0 && d[1] == 0 {
-            // A cusp (a control point on its end point): look just inside the segment.
-            d = segment.derivative(at: x < 0.5 ? 1e-6 : 1 - 1e-6)
-        }
-        return (value, (d[0], d[1]))
+        return (i, x)
     }
+
+    /// A whole transform's value at progress `u` (SEMANTICS.md, "Whole transforms"): a
+    /// segment between two keys that turn, shear or have perspective interpolates by
+    /// decomposition, as a basic animation between them does; a segment between keys that
+    /// only scale and translate follows the calculation mode entry by entry (the cubic spline
+    /// too); discrete segments hold.
+    func transformValue(at u: Double) -> [Double] {
+        let (i, x) = locate(u)
+        let segment = segments[i]
+        if case .hold = segment { return segment.value(at: x) }
+        let a = Boxing.transform(segment.value(at: 0)), b = Boxing.transform(segment.value(at: 1))
+        let blend = TransformBlend(from: a, to: b)
+        guard blend.mode != .linear else { return segment.value(at: x) }
+        return Boxing.components(of: blend.value(at: x, from: a, to: b))
+    }
+
+    /// The last key (what each cumulative repetition of a whole transform concatenates).
+    var lastValue: [Double] { segments[segments.count - 1].value(at: 1) }
 }
 
 /// Turns a CAKeyframeAnimation into a KeyframeSequence; bad input gets a diagnostic and nil.

@@ -229,3 +229,86 @@ final class TransformSubPathKeyframeTests: XCTestCase {
         XCTAssertEqual(angle, 0.6, accuracy: 1e-9)
     }
 }
+
+/// Keyframes of whole transforms: each segment between keys that turn interpolates by
+/// decomposition, as a basic animation between the two keys does (SEMANTICS.md, "Whole
+/// transforms"); cumulative repetitions concatenate the last key.
+final class TransformKeyframeTests: XCTestCase {
+    override func setUp() {
+        super.setUp()
+        CATransaction.flush()
+    }
+
+    private func assertTransform(_ t: CATransform3D, _ e: CATransform3D, _ message: String = "",
+                                 file: StaticString = #filePath, line: UInt = #line) {
+        let a = [t.m11, t.m12, t.m13, t.m14, t.m21, t.m22, t.m23, t.m24, t.m31, t.m32, t.m33, t.m34, t.m41, t.m42, t.m43, t.m44]
+        let b = [e.m11, e.m12, e.m13, e.m14, e.m21, e.m22, e.m23, e.m24, e.m31, e.m32, e.m33, e.m34, e.m41, e.m42, e.m43, e.m44]
+        for i in 0..<16 {
+            XCTAssertEqual(Double(a[i]), Double(b[i]), accuracy: 1e-9, "entry \(i): \(message)", file: file, line: line)
+        }
+    }
+
+    private func add(_ values: [CATransform3D], mode: CAAnimationCalculationMode = .linear, cumulative: Bool = false,
+                     repeatCount: Float = 0, to scene: Scene<CALayer>) {
+        let k = CAKeyframeAnimation(keyPath: "transform")
+        k.values = values
+        k.calculationMode = mode
+        k.duration = 1
+        k.isCumulative = cumulative
+        k.repeatCount = repeatCount
+        CATransaction.begin()
+        scene.layer.add(k, forKey: "k")
+        CATransaction.commit()
+    }
+
+    func test_turningKeysInterpolateByDecompositionInEachSegment() throws {
+        let scene = Scene(CALayer())
+        add([CATransform3DIdentity, CATransform3DMakeRotation(.pi / 2, 0, 0, 1), CATransform3DMakeRotation(.pi, 0, 0, 1)], to: scene)
+        scene.frame(at: 0.25)
+        assertTransform(try scene.presented().transform, CATransform3DMakeRotation(.pi / 4, 0, 0, 1), "unit scale half-way")
+        scene.frame(at: 0.75)
+        assertTransform(try scene.presented().transform, CATransform3DMakeRotation(3 * .pi / 4, 0, 0, 1))
+    }
+
+    func test_cubicModeTurnsByDecompositionToo() throws {
+        let scene = Scene(CALayer())
+        add([CATransform3DIdentity, CATransform3DMakeRotation(.pi / 2, 0, 1, 0), CATransform3DIdentity], mode: .cubic, to: scene)
+        scene.frame(at: 0.25)
+        assertTransform(try scene.presented().transform, CATransform3DMakeRotation(.pi / 4, 0, 1, 0))
+    }
+
+    func test_keysThatOnlyScaleAndTranslateFollowTheCubicSpline() throws {
+        let scene = Scene(CALayer())
+        add([CATransform3DMakeTranslation(0, 0, 0), CATransform3DMakeTranslation(10, 0, 0), CATransform3DMakeTranslation(40, 0, 0)],
+            mode: .cubic, to: scene)
+        scene.frame(at: 0.25)
+        // Catmull-Rom on m41 (keys 0, 10, 40; tangents 10, 20, 30) at half of the first segment:
+        // 0.5 * 0 + 0.125 * 10 + 0.5 * 10 - 0.125 * 20 = 3.75.
+        XCTAssertEqual(Double(try scene.presented().transform.m41), 3.75, accuracy: 1e-9)
+    }
+
+    func test_discreteKeysHold() throws {
+        let scene = Scene(CALayer())
+        add([CATransform3DIdentity, CATransform3DMakeRotation(.pi / 2, 0, 0, 1)], mode: .discrete, to: scene)
+        scene.frame(at: 0.75)
+        assertTransform(try scene.presented().transform, CATransform3DMakeRotation(.pi / 2, 0, 0, 1))
+    }
+
+    func test_cumulativeRepetitionsConcatenateTheLastKey() throws {
+        let scene = Scene(CALayer())
+        add([CATransform3DIdentity, CATransform3DMakeRotation(.pi / 2, 0, 0, 1)], cumulative: true, repeatCount: 3, to: scene)
+        scene.frame(at: 1.5)
+        assertTransform(try scene.presented().transform, CATransform3DMakeRotation(3 * .pi / 4, 0, 0, 1),
+                        "a quarter turn, then half of the next")
+        scene.frame(at: 2.5)
+        assertTransform(try scene.presented().transform, CATransform3DMakeRotation(5 * .pi / 4, 0, 0, 1))
+    }
+
+    func test_cumulativeTranslationsConcatenateToo() throws {
+        let scene = Scene(CALayer())
+        add([CATransform3DMakeTranslation(5, 0, 0), CATransform3DMakeTranslation(10, 0, 0)], cumulative: true, repeatCount: 2, to: scene)
+        scene.frame(at: 1.5)
+        // Concat(T(7.5), T(10)) = T(17.5): the end value is concatenated, as for basic animations.
+        XCTAssertEqual(Double(try scene.presented().transform.m41), 17.5, accuracy: 1e-9)
+    }
+}

@@ -205,7 +205,7 @@ final class AllocationTests: XCTestCase {
     /// Whole transforms that turn (interpolated by decomposition), alone, cumulative, and
     /// composed with an additive one (concatenated).
     func test_framesOfDecomposedTransformsAllocateNothing() {
-        assertFramesAllocateNothing("decomposed, cumulative and concatenated transforms", add: { i, l in
+        assertFramesAllocateNothing("decomposed, cumulative and concatenated transforms and keyframes", add: { i, l in
             let turn = CABasicAnimation(keyPath: "transform")
             turn.fromValue = CATransform3DIdentity
             turn.toValue = CATransform3DMakeRotation(.pi / 2, 0, 0, 1)
@@ -213,6 +213,13 @@ final class AllocationTests: XCTestCase {
             turn.repeatCount = 1000
             turn.isCumulative = i % 3 == 0
             l.add(turn, forKey: "turn")
+            if i % 5 == 0 {
+                // Keyframes that turn (by decomposition), cumulative.
+                let wobble = CAKeyframeAnimation(keyPath: "transform")
+                wobble.values = [CATransform3DIdentity, CATransform3DMakeRotation(.pi / 3, 0, 1, 0), CATransform3DMakeScale(2, 2, 1)]
+                wobble.duration = 0.05; wobble.repeatCount = 1000; wobble.isCumulative = i % 10 == 0
+                l.add(wobble, forKey: "wobble")
+            }
             if i % 2 == 0 {
                 let tilt = CABasicAnimation(keyPath: "transform")
                 tilt.fromValue = CATransform3DIdentity

@@ -30,7 +30,20 @@ enum KeyframeCompiler {
             }
             points.append(l)
         }
-        return compile(points: points, a, timings: timings)
+        guard var k = compile(points: points, a, timings: timings) else { return nil }
+        if kind == .transform && width == 16 && a.calculationMode != .discrete && points.count > 1 {
+            // Whole transforms (SEMANTICS.md): a segment between keys that turn, shear or
+            // have perspective interpolates by decomposition; kept only if one does.
+            let blends = (0..<(points.count - 1)).map { i in
+                points[i].withUnsafeBufferPointer { f in
+                    points[i + 1].withUnsafeBufferPointer { t in
+                        TransformBlend(from: LaneValue.transform(f.baseAddress!), to: LaneValue.transform(t.baseAddress!))
+                    }
+                }
+            }
+            if blends.contains(where: { $0.mode != .linear }) { k.blends = blends }
+        }
+        return k
     }
 
     /// Keyframes through `points` (lane lists of one width, already validated) at the

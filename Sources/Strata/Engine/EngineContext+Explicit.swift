@@ -304,7 +304,10 @@ extension EngineContext {
             r.flags = RecordFlags.alive | (additive ? RecordFlags.additive : 0)
                 | (object?.delegate != nil ? RecordFlags.hasDelegate : 0)
             let id = animations.newRecord(r, object: object)
-            let flags = (cumulative ? SlotFlags.cumulative : 0) | rotate
+            // Whole transforms: segments that turn by decomposition, cumulative repetitions
+            // concatenated.
+            let matrix = width == 16 && (!compiled.blends.isEmpty || cumulative)
+            let flags = (cumulative ? SlotFlags.cumulative : 0) | rotate | (matrix ? SlotFlags.decompose : 0)
             if rotate != 0 {
                 animations.rotatingSlots += 1
                 layers.addHints(Int(row), SnapshotHint.transform)   // the path's tangent turns the layer

@@ -12,7 +12,9 @@ enum SlotFlags {
     static let rotate: UInt8 = 4
     static let rotateReverse: UInt8 = 8
     /// A whole-transform slot whose endpoints interpolate by decomposition (its track's
-    /// `blends`): evaluated one slot at a time, never in the SIMD block path.
+    /// `blends`): evaluated one slot at a time, never in the SIMD block path. On a keyframe
+    /// slot: segments that turn interpolate by decomposition, and cumulative repetitions
+    /// concatenate the last key.
     static let decompose: UInt8 = 16
 }
 
@@ -27,6 +29,9 @@ struct CompiledKeyframes {
     var coefficients: [Double] = []   // segments * width * 4: (a, b, c, d) per lane
     var arcTables: [Double] = []      // segments * arcStride, or empty
     var span: [Double] = []           // width: last value - first value (isCumulative)
+    /// Whole transforms: each segment's blend between its two keys, when one of them turns,
+    /// shears or has perspective (else empty: every segment entry by entry).
+    var blends: [TransformBlend] = []
     var segments: Int { curves.count }
     static let arcSamples = 64
     /// Per segment: arcSamples + 1 normalised cumulative lengths, then the length.
@@ -226,18 +231,22 @@ final class KeyframeTrack {
     @exclusivity(unchecked) var scratch: Column<Double>       // width per slot
     /// Tangent angle of rotating slots at the last frame (NaN when not active).
     @exclusivity(unchecked) var angle: Column<Double>
+    /// Whole transforms: the slot's first segment blend in `blends` (-1: none).
+    @exclusivity(unchecked) var blendStart: Column<Int32>
 
     // Pools (append; compacted when half is garbage).
     @exclusivity(unchecked) var times = Pool<Double>()
     @exclusivity(unchecked) var curves = Pool<Int32>()
     @exclusivity(unchecked) var coefficients = Pool<Double>()
     @exclusivity(unchecked) var arcs = Pool<Double>()
+    @exclusivity(unchecked) var blends = Pool<TransformBlend>()
     @exclusivity(unchecked) private var garbage = 0
 
     /// Bytes of the slot columns and the key pools (their capacities).
     var bytesAllocated: Int {
-        capacity * (4 * 8 + 1 + 8 + 2 * width * 8 + 8)
+        capacity * (4 * 8 + 1 + 8 + 2 * width * 8 + 8 + 4)
             + times.capacity * 8 + curves.capacity * 4 + coefficients.capacity * 8 + arcs.capacity * 8
+            + blends.capacity * MemoryLayout<TransformBlend>.stride
     }
 
     init(property: PropertyID, offset: Int, width: Int) {
@@ -254,13 +263,14 @@ final class KeyframeTrack {
         segmentCount = Column(capacity: c, fill: 0); lastSegment = Column(capacity: c, fill: 0)
         span = Column(capacity: c * width, fill: 0); scratch = Column(capacity: c * width, fill: 0)
         angle = Column(capacity: c, fill: .nan)
+        blendStart = Column(capacity: c, fill: -1)
     }
 
     deinit {
         layer.free(); timing.free(); record.free(); flags.free(); segmentStart.free(); timeStart.free()
         coefficientStart.free(); arcStart.free(); segmentCount.free(); lastSegment.free()
-        span.free(); scratch.free(); angle.free()
-        times.free(); curves.free(); coefficients.free(); arcs.free()
+        span.free(); scratch.free(); angle.free(); blendStart.free()
+        times.free(); curves.free(); coefficients.free(); arcs.free(); blends.free()
     }
 
     private func grow() {
@@ -269,6 +279,7 @@ final class KeyframeTrack {
         segmentStart.grow(to: c, fill: 0); timeStart.grow(to: c, fill: 0); coefficientStart.grow(to: c, fill: 0)
         arcStart.grow(to: c, fill: -1); segmentCount.grow(to: c, fill: 0); lastSegment.grow(to: c, fill: 0)
         span.grow(to: c * width, fill: 0); scratch.grow(to: c * width, fill: 0); angle.grow(to: c, fill: .nan)
+        blendStart.grow(to: c, fill: -1)
         capacity = c
     }
 
@@ -281,6 +292,7 @@ final class KeyframeTrack {
         segmentStart[s] = Int32(curves.count); curves.append(contentsOf: k.curves)
         coefficientStart[s] = Int32(coefficients.count); coefficients.append(contentsOf: k.coefficients)
         if k.arcTables.isEmpty { arcStart[s] = -1 } else { arcStart[s] = Int32(arcs.count); arcs.append(contentsOf: k.arcTables) }
+        if k.blends.isEmpty { blendStart[s] = -1 } else { blendStart[s] = Int32(blends.count); blends.append(contentsOf: k.blends) }
         segmentCount[s] = Int32(k.segments)
         lastSegment[s] = 0
         for c in 0..<width {
@@ -300,6 +312,7 @@ final class KeyframeTrack {
             segmentStart[s] = segmentStart[last]; timeStart[s] = timeStart[last]
             coefficientStart[s] = coefficientStart[last]; arcStart[s] = arcStart[last]
             segmentCount[s] = segmentCount[last]; lastSegment[s] = lastSegment[last]
+            blendStart[s] = blendStart[last]
             for c in 0..<width {
                 span[s * width + c] = span[last * width + c]
                 scratch[s * width + c] = scratch[last * width + c]
@@ -313,7 +326,7 @@ final class KeyframeTrack {
 
     /// Rewrites the pools without the keys of removed animations.
     private func compact() {
-        var t = Pool<Double>(), cv = Pool<Int32>(), co = Pool<Double>(), ar = Pool<Double>()
+        var t = Pool<Double>(), cv = Pool<Int32>(), co = Pool<Double>(), ar = Pool<Double>(), bl = Pool<TransformBlend>()
         let arcLen = CompiledKeyframes.arcStride
         for s in 0..<count {
             let n = Int(segmentCount[s])
@@ -325,9 +338,13 @@ final class KeyframeTrack {
                 let a = Int(arcStart[s])
                 arcStart[s] = Int32(ar.count); ar.append(from: arcs, a, n * arcLen)
             }
+            if blendStart[s] >= 0 {
+                let b = Int(blendStart[s])
+                blendStart[s] = Int32(bl.count); bl.append(from: blends, b, n)
+            }
         }
-        times.free(); curves.free(); coefficients.free(); arcs.free()
-        times = t; curves = cv; coefficients = co; arcs = ar
+        times.free(); curves.free(); coefficients.free(); arcs.free(); blends.free()
+        times = t; curves = cv; coefficients = co; arcs = ar; blends = bl
         garbage = 0
     }
 
@@ -351,6 +368,36 @@ final class KeyframeTrack {
         if cid != 0 { x = curveTable[cid].solve(x) }
         if arcStart[s] >= 0 { x = invertArc(s, i, x) }
         return (i, x)
+    }
+
+    /// A whole-transform slot flagged `decompose`: segment `i` at parameter `x` by
+    /// decomposition when its keys turn, shear or have perspective (else the entries' value
+    /// already in `out`, less the cumulative span), then each cumulative repetition
+    /// concatenating the last key. Writes the 16 lanes at `out`.
+    @inline(never)
+    private func evaluateMatrix(_ s: Int, segment i: Int, _ x: Double, iteration k: Double, into out: UnsafeMutablePointer<Double>) {
+        let co = coefficients.base + Int(coefficientStart[s])
+        // A segment's keys: its polynomials at 0 (d) and at 1 (a + b + c + d).
+        @inline(__always) func key(_ segment: Int, _ end: Bool) -> CATransform3D {
+            var m = CATransform3DIdentity
+            withUnsafeMutableBytes(of: &m) { raw in
+                let l = raw.baseAddress!.assumingMemoryBound(to: Double.self)
+                for c in 0..<16 {
+                    let q = co + (segment * 64 + c * 4)
+                    l[c] = end ? q[0] + q[1] + q[2] + q[3] : q[3]
+                }
+            }
+            return m
+        }
+        var m: CATransform3D
+        if blendStart[s] >= 0, case let blend = blends.base[Int(blendStart[s]) + i], blend.mode != .linear {
+            m = blend.value(at: x, from: key(i, false), to: key(i, true))
+        } else {
+            for c in 0..<16 { out[c] -= k * span[s * 16 + c] }
+            m = LaneValue.transform(out)
+        }
+        if k > 0 { m = CATransform3DConcat(m, TransformBlend.power(key(Int(segmentCount[s]) - 1, true), Int(k))) }
+        LaneValue.store(m, into: out)
     }
 
     @inline(never)
@@ -399,6 +446,7 @@ final class KeyframeTrack {
                 let q = co + (base &+ c &<< 2)
                 out[c] = ((q[0] * x + q[1]) * x + q[2]) * x + q[3] + k * spans[c]
             }
+            if _slowPath(f & SlotFlags.decompose != 0) { evaluateMatrix(s, segment: i, x, iteration: k, into: out) }
             if f & SlotFlags.rotate != 0 && w >= 2 {
                 func slope(_ c: Int) -> Double {
                     let a = co[base + c * 4], b = co[base + c * 4 + 1], cc = co[base + c * 4 + 2]
