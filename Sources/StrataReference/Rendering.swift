@@ -198,15 +198,22 @@ extension CALayer {
         }
 
         // Object values: paths with the same elements point by point, other objects switch
-        // at half time, keyframes of objects step from key time to key time.
+        // at half time, keyframes of objects step from key time to key time. As for the
+        // properties above: the last active one shows, with none active the model, and while
+        // only pending animations (and inactive ones) drive it, what it shows stays.
         for property in objectOrder {
             var value: Any? = objectValues[property]
-            var anyEvaluated = false
-            for r in objectsByProperty[property]! where r.phase != .pending {
-                anyEvaluated = true
-                if r.phase == .active { value = r.currentObject() }
+            var anyActive = false, anyPending = false
+            for r in objectsByProperty[property]! {
+                switch r.phase {
+                case .pending: anyPending = true
+                case .inactive: break
+                case .active:
+                    anyActive = true
+                    value = r.currentObject()
+                }
             }
-            if anyEvaluated { presentedObjects[property] = value }
+            if anyActive || !anyPending { presentedObjects[property] = value }
         }
     }
 

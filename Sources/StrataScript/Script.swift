@@ -69,6 +69,8 @@ public enum ScriptValue: Codable, Equatable, Sendable {
     case object(Int)
     /// A CGPath (CAShapeLayer.path, shadowPath) from its elements.
     case path([ScriptPathElement])
+    /// An array of numbers (a custom key's value), boxed as `[Double]`.
+    case numbers([Double])
 }
 
 /// A timing curve's control points.

@@ -54,7 +54,7 @@ public struct ScriptGenerator {
     static let scalarKeys = ["opacity", "cornerRadius", "borderWidth", "zPosition", "shadowRadius", "shadowOpacity"]
     static let readKeys = ["opacity", "position", "bounds", "backgroundColor", "cornerRadius", "transform",
                            "position.x", "bounds.size.width", "isHidden", "zPosition", "anchorPoint",
-                           "contents", "progress"]
+                           "contents", "progress", "shadowPath", "path", "levels"]
     static let curves = [ScriptCurve(0, 0, 1, 1), ScriptCurve(0.42, 0, 1, 1), ScriptCurve(0, 0, 0.58, 1),
                          ScriptCurve(0.42, 0, 0.58, 1), ScriptCurve(0.25, 0.1, 0.25, 1)]
 
@@ -73,7 +73,7 @@ public struct ScriptGenerator {
             // A subclass overriding action(forKey:) (SEMANTICS.md, "One entry point").
             var m: [String: ScriptBehavior] = [:]
             for _ in 0..<Int.random(in: 0...2, using: &rng) {
-                m[pick(Self.scalarKeys + ["position", "backgroundColor", "progress", "onOrderIn", "onOrderOut"])] = behavior()
+                m[pick(Self.scalarKeys + ["position", "backgroundColor", "progress", "onOrderIn", "onOrderOut", "shadowPath", "levels"])] = behavior()
             }
             ops.append(.makeOverridingLayer(id: id, shape: chance(0.2), actions: m,
                                             superDuration: chance(0.5) ? number(0.1...1) : nil))
@@ -111,7 +111,27 @@ public struct ScriptGenerator {
         case "isHidden": return .bool(chance(0.5))
         case "contents": return .object(Int.random(in: 0...9, using: &rng))
         case "progress": return .scalar(number(0...10))
+        case "shadowPath", "path": return .path(pathValue())
+        case "levels": return .numbers((0..<3).map { _ in number(-10...10) })
         default: return .scalar(number(0...40))
+        }
+    }
+
+    /// A path of one of three structures (so that two paths often have the same elements and
+    /// morph point by point, and sometimes not and switch): a closed quadrilateral, an open
+    /// curve (cubic then quadratic), or a triangle; one in ten has a random structure.
+    mutating func pathValue() -> [ScriptPathElement] {
+        func c() -> Double { number(-100...100) }
+        switch Int.random(in: 0..<10, using: &rng) {
+        case 0..<4: return [.move(c(), c()), .line(c(), c()), .line(c(), c()), .line(c(), c()), .close]
+        case 4..<7: return [.move(c(), c()), .cubic(c(), c(), c1x: c(), c1y: c(), c2x: c(), c2y: c()), .quad(c(), c(), cx: c(), cy: c())]
+        case 7..<9: return [.move(c(), c()), .line(c(), c()), .line(c(), c())]
+        default:
+            var p: [ScriptPathElement] = [.move(c(), c())]
+            for _ in 0..<Int.random(in: 0...3, using: &rng) {
+                p.append(chance(0.5) ? .line(c(), c()) : .quad(c(), c(), cx: c(), cy: c()))
+            }
+            return p
         }
     }
 
@@ -142,9 +162,10 @@ public struct ScriptGenerator {
     static let settableKeys = ["opacity", "position", "bounds", "backgroundColor", "cornerRadius", "transform",
                                "position.x", "bounds.size.width", "zPosition", "anchorPoint", "isHidden",
                                "contents", "progress", "sublayerTransform", "masksToBounds", "isDoubleSided",
-                               "borderWidth", "shadowOpacity", "anchorPointZ"]
+                               "borderWidth", "shadowOpacity", "anchorPointZ", "shadowPath", "path", "levels"]
     static let animatableKeys = ["opacity", "position", "bounds", "backgroundColor", "cornerRadius", "transform",
-                                 "position.x", "bounds.size.width", "zPosition", "progress"]
+                                 "position.x", "bounds.size.width", "zPosition", "progress", "shadowPath", "path",
+                                 "levels"]
 
     mutating func timing(_ a: inout ScriptAnimation) {
         a.duration = chance(0.2) ? 0 : number(0.05...2)
@@ -174,13 +195,18 @@ public struct ScriptGenerator {
             default: a.by = value(for: key)
             }
             if key == "backgroundColor" || key == "transform" { a.by = nil; if a.to == nil { a.to = value(for: key) } }
+            // Paths have no byValue (they are not numbers).
+            if key == "shadowPath" || key == "path" { a.by = nil }
             a.additive = chance(0.15)
             a.cumulative = chance(0.1)
             timing(&a)
             return a
         } else if roll < 0.75 {
             var a = ScriptAnimation(kind: .keyframe)
-            let key = pick(["opacity", "position", "backgroundColor", "cornerRadius", "position.x"])
+            // Whole transforms (turning keys), objects (sprite frames, path morphs) and a
+            // custom key's arrays among them.
+            let key = pick(["opacity", "position", "backgroundColor", "cornerRadius", "position.x", "transform",
+                            "contents", "shadowPath", "path", "levels"])
             a.keyPath = key
             let mode = pick(["linear", "discrete", "paced", "cubic", "cubicPaced"])
             a.calculationMode = mode
@@ -199,7 +225,16 @@ public struct ScriptGenerator {
                 if chance(0.4) { a.rotationMode = pick(["auto", "autoReverse"]) }
             } else {
                 let n = Int.random(in: 2...6, using: &rng)
-                a.values = (0..<n).map { _ in value(for: key) }
+                if key == "shadowPath" || key == "path" {
+                    // Mostly one structure (a morph), sometimes several (steps).
+                    let shape = pathValue()
+                    a.values = (0..<n).map { _ in
+                        if chance(0.2) { return .path(pathValue()) }
+                        return .path(shape.map { jitter($0) })
+                    }
+                } else {
+                    a.values = (0..<n).map { _ in value(for: key) }
+                }
                 if chance(0.4) && mode != "paced" && mode != "cubicPaced" {
                     let count = mode == "discrete" ? n + 1 : n
                     var t = (0..<count).map { _ in number(0...1) }.sorted()
@@ -221,6 +256,19 @@ public struct ScriptGenerator {
             if chance(0.5) { a.transitionSubtype = pick(["fromLeft", "fromRight", "fromTop", "fromBottom"]) }
             timing(&a)
             return a
+        }
+    }
+
+    /// The element moved by up to 50 in each coordinate (the same kind).
+    mutating func jitter(_ e: ScriptPathElement) -> ScriptPathElement {
+        func d() -> Double { number(-50...50) }
+        switch e {
+        case let .move(x, y): return .move(x + d(), y + d())
+        case let .line(x, y): return .line(x + d(), y + d())
+        case let .quad(x, y, cx, cy): return .quad(x + d(), y + d(), cx: cx + d(), cy: cy + d())
+        case let .cubic(x, y, c1x, c1y, c2x, c2y):
+            return .cubic(x + d(), y + d(), c1x: c1x + d(), c1y: c1y + d(), c2x: c2x + d(), c2y: c2y + d())
+        case .close: return .close
         }
     }
 
@@ -283,7 +331,7 @@ public struct ScriptGenerator {
             var m: [String: ScriptBehavior] = [:]
             // Custom keys ("progress") too: their actions start from the value shown.
             for _ in 0..<Int.random(in: 1...3, using: &rng) {
-                m[pick(Self.scalarKeys + ["position", "backgroundColor", "progress", "onOrderIn", "onOrderOut"])] = behavior()
+                m[pick(Self.scalarKeys + ["position", "backgroundColor", "progress", "onOrderIn", "onOrderOut", "shadowPath", "levels"])] = behavior()
             }
             switch Int.random(in: 0..<3, using: &rng) {
             case 0: ops.append(.setActions(layer: layer(), actions: m))

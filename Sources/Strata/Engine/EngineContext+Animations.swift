@@ -12,16 +12,7 @@ extension EngineContext {
         var f = from, t = to
         if info.kind == .color { fixNilColors(&f, &t) }
         removeAnimation(row: row, key: p.raw, finished: false, replacing: p.raw)
-        var e: Int32
-        if layers.timedLayers > 0 && layers.inTimedSubtree(row) {
-            var params = TimingParameters()
-            params.duration = transactions[transactions.count - 1].duration
-            params.curve = timings.curveID(transactions[transactions.count - 1].timingFunction ?? CAMediaTimingFunction.defaultCurve)
-            params.space = row
-            e = entry(for: params)
-        } else {
-            e = implicitEntry()
-        }
+        let e = implicitEntry(row: row)
         withUnsafePointer(to: &f) { fp in
             withUnsafePointer(to: &t) { tp in
                 fp.withMemoryRebound(to: Double.self, capacity: 16) { f in
@@ -86,6 +77,23 @@ extension EngineContext {
         timings.firstRecord[e] = id
         timings.refCount[e] += 1
         if r.flags & RecordFlags.hasDelegate != 0 { timings.delegateCount[e] += 1 }
+    }
+
+    /// The timing entry of a built-in implicit animation of `row`: the transaction's shared
+    /// one, or, under a layer with timing of its own, one in that layer's time.
+    @inline(__always)
+    func implicitEntry(row: Int32) -> Int32 {
+        guard layers.timedLayers > 0 && layers.inTimedSubtree(row) else { return implicitEntry() }
+        return timedImplicitEntry(row: row)
+    }
+
+    @inline(never)
+    private func timedImplicitEntry(row: Int32) -> Int32 {
+        var params = TimingParameters()
+        params.duration = transactions[transactions.count - 1].duration
+        params.curve = timings.curveID(transactions[transactions.count - 1].timingFunction ?? CAMediaTimingFunction.defaultCurve)
+        params.space = row
+        return entry(for: params)
     }
 
     @discardableResult
@@ -298,7 +306,15 @@ extension EngineContext {
                 if snap && !hasAnimation(row: r.layer, property: p) { layers.snapPresentation(r.layer, p) }
             } else if r.kind == .object {
                 if !hasAnimation(row: r.layer, property: p), let h = layers.handle[row] {
-                    h.takeUnretainedValue().animatedObjects[p.raw] = nil
+                    let layer = h.takeUnretainedValue()
+                    if snap {
+                        // Removed: the model value shows at once, as for lane properties.
+                        layer.animatedObjects[p.raw] = nil
+                        layer.committedObjects[p.raw] = layer.readObject(p)
+                    } else {
+                        // Replaced: what it showed stays until the next frame refreshes it.
+                        refreshAtRender.append((r.layer, p))
+                    }
                 }
             } else if !hasAnimation(row: r.layer, property: p) {
                 if snap { layers.snapPresentation(r.layer, p) }

@@ -144,7 +144,7 @@ extension EngineContext {
         case .none: break
         case .builtIn(.transition): addBuiltInTransition(layer)
         case .builtIn(_):
-            if hasRoomForAnimations() { addObjectAnimation(layer, p, objectValues(p, from: old, to: v), timing: implicitEntry(), key: p.raw, object: nil) }
+            if hasRoomForAnimations() { addObjectAnimation(layer, p, objectValues(p, from: old, to: v), timing: implicitEntry(row: layer.row), key: p.raw, object: nil) }
             else { implicitAtCapacity(p) }
         case .action(let a):
             changeInFlight = (layer.row, p, [])

@@ -16,7 +16,13 @@ extension EngineContext {
         if !refreshAtRender.isEmpty {
             for (row, p) in refreshAtRender where layers.flags[Int(row)] & LayerFlags.alive != 0 {
                 // A change not committed yet shows at its commit (which snaps it), not before.
-                if !hasAnimation(row: row, property: p) && !hasUncommittedChange(row: row, p) { layers.snapPresentation(row, p) }
+                guard !hasAnimation(row: row, property: p) && !hasUncommittedChange(row: row, p) else { continue }
+                if PropertyTable[p].kind == .object {
+                    layers.handle[Int(row)]?.takeUnretainedValue().animatedObjects[p.raw] = nil
+                    layers.noteChanged(row)
+                } else {
+                    layers.snapPresentation(row, p)
+                }
             }
             refreshAtRender.removeAll(keepingCapacity: true)
         }
@@ -69,6 +75,7 @@ extension EngineContext {
     /// Whether `p` of `row` was changed since the last commit.
     private func hasUncommittedChange(row: Int32, _ p: PropertyID) -> Bool {
         for k in 0..<dirty.count where dirty[k].0 == row && dirty[k].1 == p { return true }
+        for k in 0..<dirtyObjects.count where dirtyObjects[k].0 == row && dirtyObjects[k].1 == p.raw { return true }
         return false
     }
 
@@ -328,24 +335,42 @@ extension EngineContext {
     }
 
     /// Object animations: paths with the same elements point by point (the path is made
-    /// when read), other objects switch at half-way, keyframes of objects step.
+    /// when read), other objects switch at half-way, keyframes of objects step. Composed as
+    /// lane properties are: the animations of one property in add order, the last active one
+    /// shows; with none active the model shows, unless one is pending (not committed yet):
+    /// then what is shown stays.
     private func renderObjects() {
         let curves = timings.curves
-        // An index loop: an array iterator allocates in unoptimised builds.
+        // Index loops: an array iterator allocates in unoptimised builds.
         for k in 0..<animations.objectRecords.count {
-            let id = animations.objectRecords[k]
-            let r = animations.records[Int(id)]
-            guard let h = layers.handle[Int(r.layer)] else { continue }
+            let first = animations.objectRecords[k]
+            let r0 = animations.records[Int(first)]
+            // Each layer property once, from its first object record in the layer's list.
+            var id = animations.firstOfLayer[Int(r0.layer)]
+            while id >= 0 && !(animations.records[Int(id)].property == r0.property && animations.records[Int(id)].kind == .object) {
+                id = animations.records[Int(id)].nextInLayer
+            }
+            guard id == first, let h = layers.handle[Int(r0.layer)] else { continue }
+            var shown: Any?? = nil    // .some: the value of an active animation
+            var anyPending = false
+            while id >= 0 {
+                let r = animations.records[Int(id)]
+                if r.property == r0.property && r.kind == .object {
+                    let e = Int(r.timing)
+                    let ph = timings.phase[e]
+                    if ph == TimingPhase.pending.rawValue {
+                        anyPending = true
+                    } else if ph == TimingPhase.active.rawValue, let v = animations.objectValues[id] {
+                        shown = .some(v.value(at: timings.progress[e], curves: curves))
+                    }
+                }
+                id = r.nextInLayer
+            }
             let layer = h.takeUnretainedValue()
-            let e = Int(r.timing)
-            switch timings.phase[e] {
-            case TimingPhase.active.rawValue:
-                guard let v = animations.objectValues[id] else { continue }
-                layer.animatedObjects[r.property] = v.value(at: timings.progress[e], curves: curves)
-            case TimingPhase.inactive.rawValue:
-                layer.animatedObjects[r.property] = nil
-            default:
-                break
+            if let shown {
+                layer.animatedObjects[r0.property] = shown
+            } else if !anyPending {
+                layer.animatedObjects[r0.property] = .some(layer.readObject(PropertyID(r0.property)))
             }
         }
     }

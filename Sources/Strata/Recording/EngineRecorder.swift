@@ -313,6 +313,7 @@ final class EngineRecorder {
             return .transform([t.m11, t.m12, t.m13, t.m14, t.m21, t.m22, t.m23, t.m24,
                                t.m31, t.m32, t.m33, t.m34, t.m41, t.m42, t.m43, t.m44].map { Double($0) })
         case let p as CGPath: return .path(p.elements.map(pathElement))
+        case let a as [Double]: return .numbers(a)
         case nil: return nil
         default: return objectValue(v)
         }

@@ -419,6 +419,7 @@ final class RunState {
         case let .color(c): return c.map { CGColor(red: $0[0], green: $0[1], blue: $0[2], alpha: $0[3]) }
         case let .object(n): return "object-\(n)"
         case let .path(elements): return cgPath(elements)
+        case let .numbers(x): return x
         case let .transform(m):
             return CATransform3D(m11: m[0], m12: m[1], m13: m[2], m14: m[3], m21: m[4], m22: m[5], m23: m[6], m24: m[7],
                                  m31: m[8], m32: m[9], m33: m[10], m34: m[11], m41: m[12], m42: m[13], m43: m[14], m44: m[15])
