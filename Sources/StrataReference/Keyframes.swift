@@ -36,6 +36,16 @@ enum KeyframeSegment {
         }
     }
 
+    /// The two keys a keyframe segment runs between, exactly (nil: a held value or a path's
+    /// curve).
+    var keys: ([Double], [Double])? {
+        switch self {
+        case .line(let a, let b): return (a, b)
+        case .hermite(let p0, _, let p1, _): return (p0, p1)
+        default: return nil
+        }
+    }
+
     /// d value / ds.
     func derivative(at s: Double) -> [Double] {
         switch self {
@@ -209,15 +219,15 @@ final class KeyframeSequence {
     func transformValue(at u: Double) -> [Double] {
         let (i, x) = locate(u)
         let segment = segments[i]
-        if case .hold = segment { return segment.value(at: x) }
-        let a = Boxing.transform(segment.value(at: 0)), b = Boxing.transform(segment.value(at: 1))
+        guard let (k0, k1) = segment.keys else { return segment.value(at: x) }
+        let a = Boxing.transform(k0), b = Boxing.transform(k1)
         let blend = TransformBlend(from: a, to: b)
         guard blend.mode != .linear else { return segment.value(at: x) }
         return Boxing.components(of: blend.value(at: x, from: a, to: b))
     }
 
     /// The last key (what each cumulative repetition of a whole transform concatenates).
-    var lastValue: [Double] { segments[segments.count - 1].value(at: 1) }
+    var lastValue: [Double] { segments[segments.count - 1].keys?.1 ?? segments[segments.count - 1].value(at: 1) }
 }
 
 /// Turns a CAKeyframeAnimation into a KeyframeSequence; bad input gets a diagnostic and nil.

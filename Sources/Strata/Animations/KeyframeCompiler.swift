@@ -31,6 +31,7 @@ enum KeyframeCompiler {
             points.append(l)
         }
         guard var k = compile(points: points, a, timings: timings) else { return nil }
+        if kind == .transform && width == 16 { k.keys = points.flatMap { $0 } }
         if kind == .transform && width == 16 && a.calculationMode != .discrete && points.count > 1 {
             // Whole transforms (SEMANTICS.md): a segment between keys that turn, shear or
             // have perspective interpolates by decomposition; kept only if one does.

@@ -55,6 +55,10 @@ extension EngineContext {
         for (row, key) in dirtyObjects where layers.flags[Int(row)] & LayerFlags.alive != 0 {
             guard let layer = layers.handle[Int(row)]?.takeUnretainedValue() else { continue }
             let id = PropertyID(key)
+            if id.isBuiltIn, hasAnimation(row: row, property: id), case .none = layer.animatedObjects[key] {
+                // An animation drives it: what it showed stays until a frame evaluates it.
+                layer.animatedObjects[key] = .some(layer.committedObjects[key])
+            }
             let value: Any? = id.isBuiltIn ? layer.readObject(id) : layer.customModel(key)
             if let value { layer.committedObjects[key] = value } else { layer.committedObjects[key] = nil }
             layers.noteChanged(row)

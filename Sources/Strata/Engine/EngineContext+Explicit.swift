@@ -306,7 +306,7 @@ extension EngineContext {
             let id = animations.newRecord(r, object: object)
             // Whole transforms: segments that turn by decomposition, cumulative repetitions
             // concatenated.
-            let matrix = width == 16 && (!compiled.blends.isEmpty || cumulative)
+            let matrix = width == 16 && !compiled.keys.isEmpty && (!compiled.blends.isEmpty || cumulative)
             let flags = (cumulative ? SlotFlags.cumulative : 0) | rotate | (matrix ? SlotFlags.decompose : 0)
             if rotate != 0 {
                 animations.rotatingSlots += 1

@@ -30,8 +30,10 @@ struct CompiledKeyframes {
     var arcTables: [Double] = []      // segments * arcStride, or empty
     var span: [Double] = []           // width: last value - first value (isCumulative)
     /// Whole transforms: each segment's blend between its two keys, when one of them turns,
-    /// shears or has perspective (else empty: every segment entry by entry).
+    /// shears or has perspective (else empty: every segment entry by entry), and the keys
+    /// (16 lanes each, segments + 1 of them) exactly as given.
     var blends: [TransformBlend] = []
+    var keys: [Double] = []
     var segments: Int { curves.count }
     static let arcSamples = 64
     /// Per segment: arcSamples + 1 normalised cumulative lengths, then the length.
@@ -240,13 +242,18 @@ final class KeyframeTrack {
     @exclusivity(unchecked) var coefficients = Pool<Double>()
     @exclusivity(unchecked) var arcs = Pool<Double>()
     @exclusivity(unchecked) var blends = Pool<TransformBlend>()
+    /// The keys of whole-transform slots flagged `decompose` (16 lanes each, `keyCount` of
+    /// them), from `keyStart`.
+    @exclusivity(unchecked) var keys = Pool<Double>()
+    @exclusivity(unchecked) var keyStart: Column<Int32>
+    @exclusivity(unchecked) var keyCount: Column<Int32>
     @exclusivity(unchecked) private var garbage = 0
 
     /// Bytes of the slot columns and the key pools (their capacities).
     var bytesAllocated: Int {
         capacity * (4 * 8 + 1 + 8 + 2 * width * 8 + 8 + 4)
             + times.capacity * 8 + curves.capacity * 4 + coefficients.capacity * 8 + arcs.capacity * 8
-            + blends.capacity * MemoryLayout<TransformBlend>.stride
+            + blends.capacity * MemoryLayout<TransformBlend>.stride + keys.capacity * 8 + capacity * 8
     }
 
     init(property: PropertyID, offset: Int, width: Int) {
@@ -264,13 +271,14 @@ final class KeyframeTrack {
         span = Column(capacity: c * width, fill: 0); scratch = Column(capacity: c * width, fill: 0)
         angle = Column(capacity: c, fill: .nan)
         blendStart = Column(capacity: c, fill: -1)
+        keyStart = Column(capacity: c, fill: -1); keyCount = Column(capacity: c, fill: 0)
     }
 
     deinit {
         layer.free(); timing.free(); record.free(); flags.free(); segmentStart.free(); timeStart.free()
         coefficientStart.free(); arcStart.free(); segmentCount.free(); lastSegment.free()
-        span.free(); scratch.free(); angle.free(); blendStart.free()
-        times.free(); curves.free(); coefficients.free(); arcs.free(); blends.free()
+        span.free(); scratch.free(); angle.free(); blendStart.free(); keyStart.free(); keyCount.free()
+        times.free(); curves.free(); coefficients.free(); arcs.free(); blends.free(); keys.free()
     }
 
     private func grow() {
@@ -279,7 +287,7 @@ final class KeyframeTrack {
         segmentStart.grow(to: c, fill: 0); timeStart.grow(to: c, fill: 0); coefficientStart.grow(to: c, fill: 0)
         arcStart.grow(to: c, fill: -1); segmentCount.grow(to: c, fill: 0); lastSegment.grow(to: c, fill: 0)
         span.grow(to: c * width, fill: 0); scratch.grow(to: c * width, fill: 0); angle.grow(to: c, fill: .nan)
-        blendStart.grow(to: c, fill: -1)
+        blendStart.grow(to: c, fill: -1); keyStart.grow(to: c, fill: -1); keyCount.grow(to: c, fill: 0)
         capacity = c
     }
 
@@ -293,6 +301,9 @@ final class KeyframeTrack {
         coefficientStart[s] = Int32(coefficients.count); coefficients.append(contentsOf: k.coefficients)
         if k.arcTables.isEmpty { arcStart[s] = -1 } else { arcStart[s] = Int32(arcs.count); arcs.append(contentsOf: k.arcTables) }
         if k.blends.isEmpty { blendStart[s] = -1 } else { blendStart[s] = Int32(blends.count); blends.append(contentsOf: k.blends) }
+        if f & SlotFlags.decompose == 0 || k.keys.isEmpty { keyStart[s] = -1; keyCount[s] = 0 } else {
+            keyStart[s] = Int32(keys.count); keyCount[s] = Int32(k.keys.count / 16); keys.append(contentsOf: k.keys)
+        }
         segmentCount[s] = Int32(k.segments)
         lastSegment[s] = 0
         for c in 0..<width {
@@ -312,7 +323,7 @@ final class KeyframeTrack {
             segmentStart[s] = segmentStart[last]; timeStart[s] = timeStart[last]
             coefficientStart[s] = coefficientStart[last]; arcStart[s] = arcStart[last]
             segmentCount[s] = segmentCount[last]; lastSegment[s] = lastSegment[last]
-            blendStart[s] = blendStart[last]
+            blendStart[s] = blendStart[last]; keyStart[s] = keyStart[last]; keyCount[s] = keyCount[last]
             for c in 0..<width {
                 span[s * width + c] = span[last * width + c]
                 scratch[s * width + c] = scratch[last * width + c]
@@ -327,6 +338,7 @@ final class KeyframeTrack {
     /// Rewrites the pools without the keys of removed animations.
     private func compact() {
         var t = Pool<Double>(), cv = Pool<Int32>(), co = Pool<Double>(), ar = Pool<Double>(), bl = Pool<TransformBlend>()
+        var ks = Pool<Double>()
         let arcLen = CompiledKeyframes.arcStride
         for s in 0..<count {
             let n = Int(segmentCount[s])
@@ -342,9 +354,13 @@ final class KeyframeTrack {
                 let b = Int(blendStart[s])
                 blendStart[s] = Int32(bl.count); bl.append(from: blends, b, n)
             }
+            if keyStart[s] >= 0 {
+                let k = Int(keyStart[s])
+                keyStart[s] = Int32(ks.count); ks.append(from: keys, k, Int(keyCount[s]) * 16)
+            }
         }
-        times.free(); curves.free(); coefficients.free(); arcs.free(); blends.free()
-        times = t; curves = cv; coefficients = co; arcs = ar; blends = bl
+        times.free(); curves.free(); coefficients.free(); arcs.free(); blends.free(); keys.free()
+        times = t; curves = cv; coefficients = co; arcs = ar; blends = bl; keys = ks
         garbage = 0
     }
 
@@ -376,27 +392,17 @@ final class KeyframeTrack {
     /// concatenating the last key. Writes the 16 lanes at `out`.
     @inline(never)
     private func evaluateMatrix(_ s: Int, segment i: Int, _ x: Double, iteration k: Double, into out: UnsafeMutablePointer<Double>) {
-        let co = coefficients.base + Int(coefficientStart[s])
-        // A segment's keys: its polynomials at 0 (d) and at 1 (a + b + c + d).
-        @inline(__always) func key(_ segment: Int, _ end: Bool) -> CATransform3D {
-            var m = CATransform3DIdentity
-            withUnsafeMutableBytes(of: &m) { raw in
-                let l = raw.baseAddress!.assumingMemoryBound(to: Double.self)
-                for c in 0..<16 {
-                    let q = co + (segment * 64 + c * 4)
-                    l[c] = end ? q[0] + q[1] + q[2] + q[3] : q[3]
-                }
-            }
-            return m
-        }
+        // Key j of the slot, exactly as given.
+        let keyBase = keys.base + Int(keyStart[s])
+        @inline(__always) func key(_ j: Int) -> CATransform3D { LaneValue.transform(keyBase + j * 16) }
         var m: CATransform3D
         if blendStart[s] >= 0, case let blend = blends.base[Int(blendStart[s]) + i], blend.mode != .linear {
-            m = blend.value(at: x, from: key(i, false), to: key(i, true))
+            m = blend.value(at: x, from: key(i), to: key(i + 1))
         } else {
             for c in 0..<16 { out[c] -= k * span[s * 16 + c] }
             m = LaneValue.transform(out)
         }
-        if k > 0 { m = CATransform3DConcat(m, TransformBlend.power(key(Int(segmentCount[s]) - 1, true), Int(k))) }
+        if k > 0 { m = CATransform3DConcat(m, TransformBlend.power(key(Int(keyCount[s]) - 1), Int(k))) }
         LaneValue.store(m, into: out)
     }
 
