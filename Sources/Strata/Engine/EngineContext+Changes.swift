@@ -215,7 +215,13 @@ extension EngineContext {
                         timings.committed[ni] = timings.committed[e]
                         timings.started[ni] = timings.started[e]
                         timings.completed[ni] = timings.completed[e]
-                        if !timings.committed[e] { pendingEntries.append(ne) }
+                        if !timings.committed[e] {
+                            // The new entry stands in for the old one: committed in its place,
+                            // so completion blocks become due in the order their animations
+                            // were added.
+                            let at = pendingEntries.firstIndex(of: Int32(e)).map { $0 + 1 } ?? pendingEntries.count
+                            pendingEntries.insert(ne, at: at)
+                        }
                         moved[r.timing] = ne
                     }
                     retime(id, to: ne)
