@@ -63,16 +63,16 @@ func styleOutcome(_ style: [AnyHashable: Any]?, _ name: String) -> ActionOutcome
 
 struct ChainLookup: ActionLookup {
     func lookup(_ layer: CALayer, _ key: PropertyID) -> ActionOutcome {
-        // The flags, read once (the built-in step needs only the class's bit, isShape,
-        // which the steps cannot change).
-        let flags = layer.engine.layers.flags[Int(layer.row)]
-        if flags & LayerFlags.overridesAction != 0, let o = overrideOutcome(layer, key) { return o }
+        // The class's own action(forKey:) first, when it overrides it; the flags are read
+        // again for the built-in step (a value held across the steps' calls cost more).
+        if _slowPath(layer.engine.layers.flags[Int(layer.row)] & LayerFlags.overridesAction != 0),
+           let o = overrideOutcome(layer, key) { return o }
         let name = KeyInterner.name(key)
         if let d = layer.delegate, let o = stepOutcome(d.action(for: layer, forKey: name)) { return o }
         if let actions = layer.actions, let o = stepOutcome(actions[name]) { return o }
         if let o = styleOutcome(layer.style, name) { return o }
         if let o = stepOutcome(type(of: layer).defaultAction(forKey: name)) { return o }
-        return builtInOutcome(layer, key, flags: flags)
+        return builtInOutcome(layer, key, flags: layer.engine.layers.flags[Int(layer.row)])
     }
 }
 

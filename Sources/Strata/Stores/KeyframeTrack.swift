@@ -218,6 +218,9 @@ final class KeyframeTrack {
 
     @exclusivity(unchecked) private(set) var count = 0
     @exclusivity(unchecked) private(set) var capacity = 0
+    /// Slots flagged `decompose` (whole transforms that turn, or cumulative): evaluated again
+    /// after the others, so the loop over the others is unchanged.
+    @exclusivity(unchecked) private(set) var decomposedSlots = 0
     @exclusivity(unchecked) var layer: Column<Int32>
     @exclusivity(unchecked) var timing: Column<Int32>
     @exclusivity(unchecked) var record: Column<Int32>
@@ -306,6 +309,7 @@ final class KeyframeTrack {
         }
         segmentCount[s] = Int32(k.segments)
         lastSegment[s] = 0
+        if f & SlotFlags.decompose != 0 { decomposedSlots += 1 }
         for c in 0..<width {
             span[s * width + c] = k.span.isEmpty ? 0 : k.span[c]
             scratch[s * width + c] = 0
@@ -318,6 +322,7 @@ final class KeyframeTrack {
     func remove(_ s: Int32) -> Int32 {
         let s = Int(s), last = count - 1
         garbage += Int(segmentCount[s]) * (2 + 4 * width)
+        if flags[s] & SlotFlags.decompose != 0 { decomposedSlots -= 1 }
         if s != last {
             layer[s] = layer[last]; timing[s] = timing[last]; record[s] = record[last]; flags[s] = flags[last]
             segmentStart[s] = segmentStart[last]; timeStart[s] = timeStart[last]
@@ -421,6 +426,24 @@ final class KeyframeTrack {
                   presentation pres: UnsafeMutablePointer<Double>, model: UnsafeMutablePointer<Double>) {
         curveTable.withUnsafeBufferPointer { table in
             evaluate(prog, phase, iteration, table.baseAddress!, pres, model)
+            if decomposedSlots > 0 { evaluateDecomposed(prog, phase, iteration, table.baseAddress!, pres) }
+        }
+    }
+
+    /// The slots flagged `decompose`, again: their entries' values (written by the loop over
+    /// every slot) become the decomposed and concatenated transform (`evaluateMatrix`).
+    @inline(never)
+    private func evaluateDecomposed(_ prog: UnsafeMutablePointer<Double>, _ phase: UnsafeMutablePointer<UInt8>,
+                                    _ iteration: UnsafeMutablePointer<Double>, _ curveTable: UnsafePointer<UnitBezier>,
+                                    _ pres: UnsafeMutablePointer<Double>) {
+        for s in 0..<count where flags[s] & SlotFlags.decompose != 0 {
+            let e = Int(timing[s])
+            guard phase[e] == TimingPhase.active.rawValue else { continue }
+            let (i, x) = locate(s, prog[e], curveTable: curveTable)
+            let f = flags[s]
+            let k = f & SlotFlags.cumulative != 0 ? iteration[e] : 0
+            let out = f & SlotFlags.compose != 0 ? scratch.base + s * width : pres + (Int(layer[s]) * propertyWidth + offset)
+            evaluateMatrix(s, segment: i, x, iteration: k, into: out)
         }
     }
 
@@ -452,7 +475,6 @@ final class KeyframeTrack {
                 let q = co + (base &+ c &<< 2)
                 out[c] = ((q[0] * x + q[1]) * x + q[2]) * x + q[3] + k * spans[c]
             }
-            if _slowPath(f & SlotFlags.decompose != 0) { evaluateMatrix(s, segment: i, x, iteration: k, into: out) }
             if f & SlotFlags.rotate != 0 && w >= 2 {
                 func slope(_ c: Int) -> Double {
                     let a = co[base + c * 4], b = co[base + c * 4 + 1], cc = co[base + c * 4 + 2]
