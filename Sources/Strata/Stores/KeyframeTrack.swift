@@ -71,6 +71,9 @@ struct CompiledKeyframes {
     static func invertArc<T: RandomAccessCollection<Double>, C: RandomAccessCollection<Double>>(
         _ x: Double, table: T, tableBase: Int, coefficients co: C, coefficientBase: Int, width: Int) -> Double
     where T.Index == Int, C.Index == Int {
+        // The segment's ends exactly (a value at a key is the key, not a rounding of it).
+        if x <= 0 { return 0 }
+        if x >= 1 { return 1 }
         let k = arcSamples
         var lo = 0, hi = k
         while hi - lo > 1 {
