@@ -245,6 +245,32 @@ final class PathMorphTests: XCTestCase {
         XCTAssertNil(layer.animation(forKey: "times"), "key times that do not match the values")
     }
 
+    func test_severalAnimationsOfOnePathShowTheLastActiveOne() throws {
+        let scene = Scene(CAShapeLayer()) { $0.path = self.square(10) }
+        let first = CABasicAnimation(keyPath: "path")
+        first.fromValue = square(10); first.toValue = square(20); first.duration = 1
+        let second = CABasicAnimation(keyPath: "path")
+        second.fromValue = square(40); second.toValue = square(60); second.duration = 1
+        second.beginTime = 0.5
+        add(first, to: scene.layer, key: "first")
+        add(second, to: scene.layer, key: "second")
+        scene.frame(at: 0.25)
+        assertPoints(try scene.presented().path, points(square(12.5)), "the second has not begun: the first shows")
+        scene.frame(at: 0.75)
+        assertPoints(try scene.presented().path, points(square(45)), "both active: the one added last shows")
+    }
+
+    func test_removingAPathAnimationShowsTheModelAtOnce() throws {
+        let scene = Scene(CAShapeLayer()) { $0.path = self.square(10) }
+        let a = CABasicAnimation(keyPath: "path")
+        a.toValue = square(20); a.duration = 1
+        add(a, to: scene.layer)
+        scene.frame(at: 0.5)
+        assertPoints(try scene.presented().path, points(square(15)))
+        scene.layer.removeAnimation(forKey: "p")
+        XCTAssertEqual(try scene.presented().path, square(10), "no frame needed")
+    }
+
     func test_customKeyArraysOfNumbersInterpolateElementByElement() throws {
         let move = CABasicAnimation()
         move.duration = 1

@@ -102,13 +102,22 @@ struct CompiledKeyframes {
             return invertSlowArc(x, a: a, s0: s0, s1: Double(hi) / Double(k), length: length,
                                  coefficients: co, coefficientBase: coefficientBase, width: width)
         }
-        // The table guess is within ~1e-4: one Newton step on the length from the sample
-        // point s0 to s (3-point Gauss-Legendre) gives ~1e-8.
-        let mid = (s0 + s) / 2, half = (s - s0) / 2
-        let r = 0.7745966692414834
-        let integral = half * (0.5555555555555556 * speed(mid - half * r) + 0.8888888888888888 * speed(mid)
-                               + 0.5555555555555556 * speed(mid + half * r))
-        s -= (a + integral / length - x) / v
+        // The table guess is usually within ~1e-4: one Newton step on the length from the
+        // sample point s0 to s (3-point Gauss-Legendre) gives ~1e-8. Where the speed changes
+        // fast inside the interval (near a cusp) the guess can be 1e-3 off and one step leaves
+        // ~1e-5: a step that large is followed by a second.
+        @inline(__always) func arc(_ s0: Double, _ s: Double) -> Double {
+            let mid = (s0 + s) / 2, half = (s - s0) / 2
+            let r = 0.7745966692414834
+            return half * (0.5555555555555556 * speed(mid - half * r) + 0.8888888888888888 * speed(mid)
+                           + 0.5555555555555556 * speed(mid + half * r))
+        }
+        let step = (a + arc(s0, s) / length - x) / v
+        s -= step
+        if _slowPath(abs(step) > 1e-4) {
+            let v2 = speed(s) / length
+            if v2 >= slowSpeed { s -= (a + arc(s0, s) / length - x) / v2 }
+        }
         return s < 0 ? 0 : (s > 1 ? 1 : s)
     }
 
