@@ -11,6 +11,7 @@ public enum Suites {
         "frame/opacity/shared/basic/1000",
         "frame/position/own/basic/1000",
         "frame/transform/shared/basic/1000",
+        "frame/rotation/shared/basic/1000",
         "frame/position/own/keyframe/1000",
         "frame/position/own/path/1000",
         "commit/implicit/1000",

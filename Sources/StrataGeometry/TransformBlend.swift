@@ -70,6 +70,36 @@ public struct TransformBlend: Sendable, Equatable {
         }
     }
 
+    /// The numbers a vectorised evaluation of a decomposed blend needs (`partCount` of them,
+    /// written to `part(i, value)`): the first matrix's translation, scale, skew and
+    /// perspective (13), their change to the second's (13), both quaternions (8), then the
+    /// angle between them, 1 / its sine and the quaternions' dot product. The value at
+    /// progress t: the 13 parts `a + d t`; the quaternion `qa (cos(t theta) - dot w) + qb w`
+    /// with `w = sin(t theta) / sin(theta)`; recomposed as `Decomposed.recomposed()` does.
+    @inlinable package static var partCount: Int { 37 }
+
+    package func writeParts(_ part: (Int, Double) -> Void) {
+        func linear(_ d: Decomposed, _ i: Int) -> Double {
+            switch i {
+            case 0..<3: return d.translate[i]
+            case 3..<6: return d.scale[i - 3]
+            case 6..<9: return d.skew[i - 6]
+            default: return d.perspective[i - 9]
+            }
+        }
+        for i in 0..<13 {
+            part(i, linear(a, i))
+            part(13 + i, linear(b, i) - linear(a, i))
+        }
+        for i in 0..<4 {
+            part(26 + i, a.quaternion[i])
+            part(30 + i, b.quaternion[i])
+        }
+        part(34, theta)
+        part(35, inverseSine)
+        part(36, product)
+    }
+
     /// Two matrices that only scale and translate, interpolated entry by entry.
     @inlinable
     public static func linear(at progress: Double, from: CATransform3D, to: CATransform3D) -> CATransform3D {

@@ -57,8 +57,11 @@ public struct RenderTransform: Equatable, Sendable {
     }
 
     /// No perspective: the layer's plane maps to the target by its affine part alone
-    /// (m14 = m24 = 0, m44 = 1; depth terms do not move x or y).
-    public var isAffine: Bool { row1.w == 0 && row2.w == 0 && row4.w == 1 }
+    /// (m14 = m24 = 0, m44 = 1; depth terms do not move x or y). `m14` and `m24` within 1e-12
+    /// of zero count as zero: a layer a million points wide then moves w by under 1e-6, below
+    /// single precision's resolution of 1 (rounding leaves such terms, e.g. 1e-18 from a
+    /// decomposed transform at the end of its animation).
+    public var isAffine: Bool { abs(row1.w) <= 1e-12 && abs(row2.w) <= 1e-12 && row4.w == 1 }
 
     /// `self · other`: this transform, then `other` (`CATransform3DConcat(self, other)`).
     @inlinable public func concatenating(_ other: RenderTransform) -> RenderTransform {

@@ -69,6 +69,47 @@ final class TransformInterpolationTests: XCTestCase {
         assertTransform(try scene.presented().transform, expected)
     }
 
+    /// Many layers turning at once (the fast engine evaluates full blocks of 8 decomposed
+    /// slots in SIMD, the rest one by one): each is its own quarter of the way.
+    func test_manyLayersTurningAtOnceEachInterpolateByDecomposition() throws {
+        let root = CALayer()
+        let renderer = CARenderer(layer: root)
+        var layers: [CALayer] = []
+        withActionsDisabled {
+            for _ in 0..<21 { let l = CALayer(); root.addSublayer(l); layers.append(l) }
+        }
+        renderer.renderFrame(atTime: 0)
+        func turn(_ i: Int, _ f: Double) -> CATransform3D {
+            // Scale 1 -> 1 + i/10 and a turn of (0.3 + i/10) rad (under half a turn: slerp
+            // takes the shorter way) about an axis of the layer's own, with a translation:
+            // every part moves.
+            let axis = (x: 1.0, y: Double(i % 3), z: 2.0 + Double(i % 5))
+            let s = 1 + Double(i) / 10 * f
+            let m = CATransform3DConcat(CATransform3DMakeScale(s, s, 1),
+                                        CATransform3DMakeRotation((0.3 + Double(i) / 10) * f, axis.x, axis.y, axis.z))
+            return CATransform3DConcat(m, CATransform3DMakeTranslation(10 * Double(i) * f, -5 * f, 0))
+        }
+        CATransaction.begin()
+        for (i, l) in layers.enumerated() {
+            let a = CABasicAnimation(keyPath: "transform")
+            a.fromValue = CATransform3DIdentity
+            a.toValue = turn(i, 1)
+            a.duration = 1
+            l.add(a, forKey: "t")
+        }
+        CATransaction.commit()
+        renderer.renderFrame(atTime: 0.25)
+        for (i, l) in layers.enumerated() {
+            let t = try XCTUnwrap(l.presentation()).transform
+            let e = turn(i, 0.25)
+            let got = [t.m11, t.m12, t.m13, t.m14, t.m21, t.m22, t.m23, t.m24, t.m31, t.m32, t.m33, t.m34, t.m41, t.m42, t.m43, t.m44]
+            let want = [e.m11, e.m12, e.m13, e.m14, e.m21, e.m22, e.m23, e.m24, e.m31, e.m32, e.m33, e.m34, e.m41, e.m42, e.m43, e.m44]
+            for k in 0..<16 {
+                XCTAssertEqual(Double(got[k]), Double(want[k]), accuracy: 1e-9, "layer \(i) entry \(k)")
+            }
+        }
+    }
+
     func test_translationsInterpolateEntryByEntry() throws {
         let scene = Scene(CALayer())
         animate(scene, from: CATransform3DMakeTranslation(10, 0, 0), to: CATransform3DMakeTranslation(30, -20, 4))

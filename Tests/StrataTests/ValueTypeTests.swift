@@ -192,6 +192,20 @@ final class ValueTypeTests: XCTestCase {
         XCTAssertFalse(CATransform3DIsAffine(CATransform3DMakeScale(1, 1, 2)))
     }
 
+    /// A render transform's perspective terms left by rounding (1e-18) are no perspective;
+    /// a real one (the smallest `m34` that moves a point by a pixel on a phone) is.
+    func test_renderTransformIsAffineUpToRoundingOfItsPerspectiveTerms() {
+        var t = CATransform3DMakeRotation(0.3, 0, 0, 1)
+        t.m24 = -1.7e-18
+        t.m14 = 4e-34
+        XCTAssertTrue(RenderTransform(t).isAffine)
+        t.m24 = 1e-6
+        XCTAssertFalse(RenderTransform(t).isAffine)
+        t.m24 = 0
+        t.m44 = 2
+        XCTAssertFalse(RenderTransform(t).isAffine)
+    }
+
     func test_affineTo3DAndBack_roundTrips() {
         let affine = CGAffineTransform(a: 1, b: 2, c: 3, d: 4, tx: 5, ty: 6)
         let t = CATransform3DMakeAffineTransform(affine)

@@ -55,9 +55,12 @@ extension EngineContext {
         for (row, key) in dirtyObjects where layers.flags[Int(row)] & LayerFlags.alive != 0 {
             guard let layer = layers.handle[Int(row)]?.takeUnretainedValue() else { continue }
             let id = PropertyID(key)
+            // An animation drives it: what it showed stays until a frame evaluates it.
             if id.isBuiltIn, hasAnimation(row: row, property: id), case .none = layer.animatedObjects[key] {
-                // An animation drives it: what it showed stays until a frame evaluates it.
                 layer.animatedObjects[key] = .some(layer.committedObjects[key])
+            } else if !id.isBuiltIn, layer.animatedCustom[key] == nil, hasCustomAnimation(row: row, key: key, except: -1) {
+                layers.noteChanged(row)
+                continue
             }
             let value: Any? = id.isBuiltIn ? layer.readObject(id) : layer.customModel(key)
             if let value { layer.committedObjects[key] = value } else { layer.committedObjects[key] = nil }

@@ -36,9 +36,14 @@ final class LaneTrack {
     @exclusivity(unchecked) var blends: Column<TransformBlend>
     @exclusivity(unchecked) private var blendCount = 0
     @exclusivity(unchecked) private var freeBlends: [Int32] = []
-    /// One block of results (64-byte aligned), allocated once; the render worker's own.
-    let blockBuffer = UnsafeMutableRawPointer.allocate(byteCount: 64, alignment: 64)
-    let workerBuffer = UnsafeMutableRawPointer.allocate(byteCount: 64, alignment: 64)
+    /// Whole-transform tracks: each decomposed slot's blend as `TransformBlend.partCount`
+    /// numbers in the block layout (`[(block * partCount + i) * 8 + lane]`), so a block of 8
+    /// decomposed slots is evaluated in SIMD (`DecomposedKernel`).
+    @exclusivity(unchecked) var parts: Column<Double>
+    /// One block of results (64-byte aligned; 16 vectors, a block of whole transforms),
+    /// allocated once; the render worker's own.
+    let blockBuffer = UnsafeMutableRawPointer.allocate(byteCount: 1024, alignment: 64)
+    let workerBuffer = UnsafeMutableRawPointer.allocate(byteCount: 1024, alignment: 64)
 
     init(property: PropertyID, offset: Int, width: Int) {
         self.property = property
@@ -58,11 +63,12 @@ final class LaneTrack {
         isMatrix = offset == 0 && width == 16 && PropertyTable[property].kind == .transform
         blendOf = Column(capacity: isMatrix ? c : 8, fill: -1)
         blends = Column(capacity: 8, fill: TransformBlend(from: CATransform3DIdentity, to: CATransform3DIdentity))
+        parts = Column(capacity: isMatrix ? c * TransformBlend.partCount : 8, fill: 0)
     }
 
     deinit {
         layer.free(); timing.free(); record.free(); compose.free()
-        from.free(); delta.free(); scratch.free(); runs.free(); blendOf.free(); blends.free()
+        from.free(); delta.free(); scratch.free(); runs.free(); blendOf.free(); blends.free(); parts.free()
         blockBuffer.deallocate()
         workerBuffer.deallocate()
     }
@@ -70,8 +76,8 @@ final class LaneTrack {
     var bytesPerAnimation: Int { 4 + 4 + 4 + 1 + 3 * 8 * width }
     /// Bytes of the track's columns (capacity, not count) and its two block buffers.
     var bytesAllocated: Int {
-        capacity * bytesPerAnimation + capacity / 8 + 128
-            + blendOf.capacity * 4 + blends.capacity * MemoryLayout<TransformBlend>.stride
+        capacity * bytesPerAnimation + capacity / 8 + 2048
+            + blendOf.capacity * 4 + blends.capacity * MemoryLayout<TransformBlend>.stride + parts.capacity * 8
     }
 
     /// Recomputes the run flag of the block holding slot s.
@@ -121,6 +127,8 @@ final class LaneTrack {
         blends[Int(k)] = blend
         blendOf[s] = k
         compose[s] |= SlotFlags.decompose
+        let n = TransformBlend.partCount
+        blend.writeParts { i, v in parts[((s >> 3) * n + i) << 3 | (s & 7)] = v }
     }
 
     /// Removes slot s; returns the record whose slot changed (moved into s), or -1.
@@ -132,6 +140,10 @@ final class LaneTrack {
             if blendOf[s] >= 0 { freeBlends.append(blendOf[s]) }
             blendOf[s] = blendOf[last]
             blendOf[last] = -1
+            if s != last && blendOf[s] >= 0 {
+                let n = TransformBlend.partCount
+                for i in 0..<n { parts[((s >> 3) * n + i) << 3 | (s & 7)] = parts[((last >> 3) * n + i) << 3 | (last & 7)] }
+            }
         }
         // The last block lost a slot (or its last slot moved into s's block).
         runs[last >> 3] = 0
@@ -153,7 +165,7 @@ final class LaneTrack {
         compose.grow(to: c, fill: 0)
         from.grow(to: c * width, fill: 0); delta.grow(to: c * width, fill: 0); scratch.grow(to: c * width, fill: 0)
         runs.grow(to: c / 8, fill: 0)
-        if isMatrix { blendOf.grow(to: c) }
+        if isMatrix { blendOf.grow(to: c); parts.grow(to: c * TransformBlend.partCount) }
         capacity = c
     }
 
@@ -255,10 +267,27 @@ final class LaneTrack {
                     buffer.storeBytes(of: f.addingProduct(d, p), as: SIMD8<Double>.self)
                     for l in 0..<8 { pres[base[l] &+ c] = lanes[l] }
                 }
+            } else if isMatrix && composeBits == 0x1010_1010_1010_1010 && maskLanes(p .== p) == SIMD8<Int64>(repeating: -1) {
+                // Eight running whole transforms that interpolate by decomposition (and need
+                // nothing else): the SIMD kernel.
+                evaluateDecomposed(b, p: p, buffer: buffer, rows: lay + s0, presentation: pres)
             } else {
                 evaluateLanes(s0, 8, prog, phase, iteration, pres, model)
             }
             b &+= 1
+        }
+    }
+
+    /// Block `b` of 8 decomposed whole transforms at progress `p`: `DecomposedKernel` into
+    /// `buffer` (16 vectors), then scattered to the 8 layers' rows.
+    @inline(never)
+    private func evaluateDecomposed(_ b: Int, p: SIMD8<Double>, buffer: UnsafeMutableRawPointer,
+                                    rows: UnsafeMutablePointer<Int32>, presentation pres: UnsafeMutablePointer<Double>) {
+        DecomposedKernel.evaluate(UnsafeRawPointer(parts.base + b &* (TransformBlend.partCount &<< 3)), t: p, into: buffer)
+        let v = buffer.assumingMemoryBound(to: Double.self)
+        for l in 0..<8 {
+            let o = pres + Int(rows[l]) &* 16
+            for c in 0..<16 { o[c] = v[c &<< 3 | l] }
         }
     }
 
