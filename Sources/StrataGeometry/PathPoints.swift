@@ -60,19 +60,22 @@ package enum PathPoints {
     package static func coordinates(_ path: CGPath) -> [Double] {
         var c: [Double] = []
         c.reserveCapacity(count(path))
-        for e in path.elements {
-            switch e {
-            case .moveTo(let p), .addLine(let p):
-                c += [Double(p.x), Double(p.y)]
-            case .addQuadCurve(let p, let q):
-                c += [Double(p.x), Double(p.y), Double(q.x), Double(q.y)]
-            case .addCurve(let p, let q1, let q2):
-                c += [Double(p.x), Double(p.y), Double(q1.x), Double(q1.y), Double(q2.x), Double(q2.y)]
-            case .closeSubpath:
-                break
-            }
-        }
+        for e in path.elements { append(e, to: &c) }
         return c
+    }
+
+    /// Appends the coordinates of element `e`'s points to `c`.
+    private static func append(_ e: PathElement, to c: inout [Double]) {
+        switch e {
+        case .moveTo(let p), .addLine(let p):
+            c += [Double(p.x), Double(p.y)]
+        case .addQuadCurve(let p, let q):
+            c += [Double(p.x), Double(p.y), Double(q.x), Double(q.y)]
+        case .addCurve(let p, let q1, let q2):
+            c += [Double(p.x), Double(p.y), Double(q1.x), Double(q1.y), Double(q2.x), Double(q2.y)]
+        case .closeSubpath:
+            break
+        }
     }
 
     /// A path of `template`'s elements with the coordinates at `c` (`count(template)` of them).
@@ -115,7 +118,7 @@ package enum PathPoints {
         var t: [Double] = []
         for e in path.elements {
             t.append(Double(kind(e)))
-            t += coordinates(CGPath(elements: [e]))
+            append(e, to: &t)
         }
         return t
     }

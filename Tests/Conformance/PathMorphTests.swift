@@ -50,13 +50,27 @@ final class PathMorphTests: XCTestCase {
         CATransaction.commit()
     }
 
+    /// A basic animation of `keyPath` (a nil `from`: the value shown) added under `key`.
+    private func morph(_ layer: CALayer, _ keyPath: String = "path", from: CGPath? = nil, to: CGPath,
+                       duration: Double = 1, beginTime: Double = 0, key: String = "p") {
+        let a = CABasicAnimation(keyPath: keyPath)
+        a.fromValue = from
+        a.toValue = to
+        a.duration = duration
+        a.beginTime = beginTime
+        add(a, to: layer, key: key)
+    }
+
+    /// A triangle: a path of another structure than a rectangle's.
+    private var triangle: CGPath {
+        let p = CGMutablePath()
+        p.addLines(between: [.zero, CGPoint(x: 40, y: 0), CGPoint(x: 20, y: 30)])
+        return p
+    }
+
     func test_pathsWithTheSameElementsInterpolateEveryPoint() throws {
         let scene = Scene(CAShapeLayer()) { $0.path = self.square(10) }
-        let a = CABasicAnimation(keyPath: "path")
-        a.fromValue = square(10)
-        a.toValue = square(30, at: CGPoint(x: 10, y: 0))
-        a.duration = 1
-        add(a, to: scene.layer)
+        morph(scene.layer, from: square(10), to: square(30, at: CGPoint(x: 10, y: 0)))
         scene.frame(at: 0.25)
         let shown = try scene.presented().path
         // Corners of the square of side 15 at (2.5, 0): a quarter of the way.
@@ -74,11 +88,7 @@ final class PathMorphTests: XCTestCase {
             return p
         }
         let scene = Scene(CAShapeLayer()) { $0.path = curve(0) }
-        let a = CABasicAnimation(keyPath: "path")
-        a.fromValue = curve(0)
-        a.toValue = curve(80)
-        a.duration = 2
-        add(a, to: scene.layer)
+        morph(scene.layer, from: curve(0), to: curve(80), duration: 2)
         scene.frame(at: 1.5)
         assertPoints(try scene.presented().path,
                      [.zero, CGPoint(x: 100, y: 0), CGPoint(x: 25, y: 60), CGPoint(x: 75, y: 60),
@@ -107,35 +117,24 @@ final class PathMorphTests: XCTestCase {
 
     func test_shadowPathMorphsToo() throws {
         let scene = Scene(CALayer()) { $0.shadowPath = self.square(10) }
-        let a = CABasicAnimation(keyPath: "shadowPath")
-        a.toValue = square(20)
-        a.duration = 1
-        add(a, to: scene.layer)
+        morph(scene.layer, "shadowPath", to: square(20))
         scene.frame(at: 0.5)
         assertPoints(try scene.presented().shadowPath, [.zero, CGPoint(x: 15, y: 0), CGPoint(x: 15, y: 15), CGPoint(x: 0, y: 15)])
     }
 
     func test_pathsOfDifferentStructureSwitchHalfWay() throws {
-        let triangle = CGMutablePath()
-        triangle.addLines(between: [.zero, CGPoint(x: 40, y: 0), CGPoint(x: 20, y: 30)])
+        let triangle = self.triangle
         let scene = Scene(CAShapeLayer()) { $0.path = self.square(10) }
-        let a = CABasicAnimation(keyPath: "path")
-        a.fromValue = square(10)
-        a.toValue = triangle
-        a.duration = 1
-        add(a, to: scene.layer)
+        morph(scene.layer, from: square(10), to: triangle)
         scene.frame(at: 0.49)
         XCTAssertEqual(try scene.presented().path, square(10))
         scene.frame(at: 0.5)
-        XCTAssertEqual(try scene.presented().path, triangle as CGPath)
+        XCTAssertEqual(try scene.presented().path, triangle)
     }
 
     func test_aPresentationCopyKeepsThePathOfItsFrame() throws {
         let scene = Scene(CAShapeLayer()) { $0.path = self.square(10) }
-        let a = CABasicAnimation(keyPath: "path")
-        a.toValue = square(20)
-        a.duration = 1
-        add(a, to: scene.layer)
+        morph(scene.layer, to: square(20))
         scene.frame(at: 0.5)
         let copy = try scene.presented()
         let held = copy.path
@@ -147,10 +146,7 @@ final class PathMorphTests: XCTestCase {
 
     func test_theRenderSnapshotDrawsTheMorphingPath() throws {
         let scene = Scene(CAShapeLayer()) { $0.path = self.square(10) }
-        let a = CABasicAnimation(keyPath: "path")
-        a.toValue = square(20)
-        a.duration = 1
-        add(a, to: scene.layer)
+        morph(scene.layer, to: square(20))
         scene.frame(at: 0.5)
         let snapshot = scene.renderer.snapshot()
         XCTAssertEqual(snapshot.shapeCount, 1)
@@ -184,8 +180,7 @@ final class PathMorphTests: XCTestCase {
     }
 
     func test_pathKeyframesOfDifferentStructureStepAtTheKeyTimes() throws {
-        let triangle = CGMutablePath()
-        triangle.addLines(between: [.zero, CGPoint(x: 40, y: 0), CGPoint(x: 20, y: 30)])
+        let triangle = self.triangle
         let scene = Scene(CAShapeLayer()) { $0.path = self.square(10) }
         let k = CAKeyframeAnimation(keyPath: "path")
         k.values = [square(10), triangle, square(40)]
@@ -195,7 +190,7 @@ final class PathMorphTests: XCTestCase {
         scene.frame(at: 0.5)
         XCTAssertEqual(try scene.presented().path, square(10))
         scene.frame(at: 0.6)
-        XCTAssertEqual(try scene.presented().path, triangle as CGPath)
+        XCTAssertEqual(try scene.presented().path, triangle)
     }
 
     func test_contentsKeyframesAreSpriteFrames() throws {
@@ -247,13 +242,8 @@ final class PathMorphTests: XCTestCase {
 
     func test_severalAnimationsOfOnePathShowTheLastActiveOne() throws {
         let scene = Scene(CAShapeLayer()) { $0.path = self.square(10) }
-        let first = CABasicAnimation(keyPath: "path")
-        first.fromValue = square(10); first.toValue = square(20); first.duration = 1
-        let second = CABasicAnimation(keyPath: "path")
-        second.fromValue = square(40); second.toValue = square(60); second.duration = 1
-        second.beginTime = 0.5
-        add(first, to: scene.layer, key: "first")
-        add(second, to: scene.layer, key: "second")
+        morph(scene.layer, from: square(10), to: square(20), key: "first")
+        morph(scene.layer, from: square(40), to: square(60), beginTime: 0.5, key: "second")
         scene.frame(at: 0.25)
         assertPoints(try scene.presented().path, points(square(12.5)), "the second has not begun: the first shows")
         scene.frame(at: 0.75)
@@ -262,9 +252,7 @@ final class PathMorphTests: XCTestCase {
 
     func test_removingAPathAnimationShowsTheModelAtOnce() throws {
         let scene = Scene(CAShapeLayer()) { $0.path = self.square(10) }
-        let a = CABasicAnimation(keyPath: "path")
-        a.toValue = square(20); a.duration = 1
-        add(a, to: scene.layer)
+        morph(scene.layer, to: square(20))
         scene.frame(at: 0.5)
         assertPoints(try scene.presented().path, points(square(15)))
         scene.layer.removeAnimation(forKey: "p")

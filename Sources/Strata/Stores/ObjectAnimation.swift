@@ -98,7 +98,7 @@ final class PathMorph {
 
     /// The path of the last evaluation (made on the first read after it).
     var path: CGPath {
-        if madeAt != evaluations || made == nil {
+        if madeAt != evaluations {
             made = current.withUnsafeBufferPointer { PathPoints.path(template, coordinates: $0.baseAddress!) }
             madeAt = evaluations
         }
