@@ -91,6 +91,8 @@ final class AnimationRuntime {
     let fillsBackwards: Bool
     let removedOnCompletion: Bool
     let timingFunction: CAMediaTimingFunction?
+    /// A spring animation's motion, applied to the eased fraction times the duration.
+    let spring: SpringMotion?
 
     // Lifecycle.
     /// The begin time in the layer's time, known once committed.
@@ -134,6 +136,7 @@ final class AnimationRuntime {
         // Children live as long as their group.
         removedOnCompletion = isGroupChild ? false : animation.isRemovedOnCompletion
         self.timingFunction = timingFunction
+        spring = (animation as? CASpringAnimation).flatMap(SpringMotion.init)
         if isGroupChild { begin = beginTime }
     }
 
@@ -231,6 +234,7 @@ final class AnimationRuntime {
         if let fraction = state.fraction {
             phase = .active
             progress = timingFunction?.progress(at: fraction) ?? fraction
+            if let spring { progress = spring.progress(at: progress * duration) }
             iteration = isCumulative ? state.iteration : 0
             for child in children { _ = child.evaluate(at: progress * duration) }
         } else {

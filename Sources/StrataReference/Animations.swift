@@ -89,6 +89,19 @@ open class CAAnimation: NSObject, CAMediaTiming, CAAction, NSCopying {
             StrataDiagnostics.emit(.invalidArgument, "\(type(of: self)): duration and repeatDuration must be >= 0; animation not added")
             return false
         }
+        if let spring = self as? CASpringAnimation {
+            let fields: [(String, CGFloat)] = [("mass", spring.mass), ("stiffness", spring.stiffness),
+                                               ("damping", spring.damping), ("initialVelocity", spring.initialVelocity)]
+            for (name, value) in fields where !value.isFinite {
+                StrataDiagnostics.emit(.nonFiniteValue, "CASpringAnimation.\(name) = \(value) must be finite; animation not added")
+                return false
+            }
+            if !(spring.mass > 0 && spring.stiffness > 0 && spring.damping >= 0) {
+                StrataDiagnostics.emit(.invalidArgument,
+                    "CASpringAnimation: mass (\(spring.mass)) and stiffness (\(spring.stiffness)) must be > 0 and damping (\(spring.damping)) >= 0; animation not added")
+                return false
+            }
+        }
         return true
     }
 }
@@ -132,6 +145,94 @@ open class CABasicAnimation: CAPropertyAnimation {
         copy.toValue = toValue
         copy.byValue = byValue
         return copy
+    }
+}
+
+/// A basic animation that moves like a mass on a damped spring (SEMANTICS.md, springs).
+open class CASpringAnimation: CABasicAnimation {
+    /// Mass (default 1).
+    open var mass: CGFloat = 1
+    /// Stiffness (default 100).
+    open var stiffness: CGFloat = 100
+    /// Damping (default 10).
+    open var damping: CGFloat = 10
+    /// Initial velocity, in progress per second (default 0).
+    open var initialVelocity: CGFloat = 0
+    /// Accepted; damping ratios of 1 or more are critically damped either way.
+    open var allowsOverdamping = false
+
+    public required init() { super.init() }
+
+    /// Apple's perceptual parameterisation: stiffness (2 pi / duration)^2, damping
+    /// 4 pi (1 - bounce) / duration, or 4 pi / (duration (1 + bounce)) for negative bounce.
+    public convenience init(perceptualDuration: Double, bounce: Double) {
+        self.init()
+        let d = perceptualDuration > 0 ? perceptualDuration : 0.5
+        stiffness = CGFloat(4 * Double.pi * Double.pi / (d * d))
+        damping = CGFloat(bounce >= 0 ? 4 * Double.pi * (1 - bounce) / d : 4 * Double.pi / (d * (1 + bounce)))
+    }
+
+    /// Seconds until |1 - progress| stays below 0.001: found by stepping the envelope
+    /// forward in 1 ms steps, then bisecting the last crossing (infinite without damping).
+    open var settlingDuration: Double {
+        guard let m = SpringMotion(self) else { return 0 }
+        return m.settlingTime()
+    }
+
+    open override func copy(with zone: NSZone? = nil) -> Any {
+        let copy = super.copy(with: zone) as! CASpringAnimation
+        copy.mass = mass
+        copy.stiffness = stiffness
+        copy.damping = damping
+        copy.initialVelocity = initialVelocity
+        copy.allowsOverdamping = allowsOverdamping
+        return copy
+    }
+}
+
+/// The damped oscillator of WebKit's SpringSolver, as SEMANTICS.md writes it.
+struct SpringMotion {
+    let w0: Double, zeta: Double, velocity: Double
+
+    init?(_ s: CASpringAnimation) {
+        let m = Double(s.mass), k = Double(s.stiffness), c = Double(s.damping)
+        guard m > 0, k > 0, c >= 0, m.isFinite, k.isFinite, c.isFinite, s.initialVelocity.isFinite else { return nil }
+        w0 = (k / m).squareRoot()
+        zeta = c / (2 * (k * m).squareRoot())
+        velocity = Double(s.initialVelocity)
+    }
+
+    func progress(at t: Double) -> Double {
+        if zeta < 1 {
+            let wd = w0 * (1 - zeta * zeta).squareRoot()
+            let b = (zeta * w0 - velocity) / wd
+            return 1 - exp(-zeta * w0 * t) * (cos(wd * t) + b * sin(wd * t))
+        }
+        return 1 - (1 + (w0 - velocity) * t) * exp(-w0 * t)
+    }
+
+    /// |1 - progress| or, under-damped, its envelope exp(-zeta w0 t) sqrt(1 + B^2).
+    func envelope(at t: Double) -> Double {
+        if zeta < 1 {
+            let wd = w0 * (1 - zeta * zeta).squareRoot()
+            let b = (zeta * w0 - velocity) / wd
+            return exp(-zeta * w0 * t) * (1 + b * b).squareRoot()
+        }
+        return abs(1 - progress(at: t))
+    }
+
+    func settlingTime() -> Double {
+        guard zeta > 0 else { return .infinity }
+        // The envelope decays as exp(-zeta w0 t) (exp(-w0 t) critically damped): well past
+        // 40 time constants it is below 0.001 for good; step back from there.
+        let decay = zeta < 1 ? zeta * w0 : w0
+        var t = 40 / decay + 1
+        let step = min(1e-3, 0.01 / decay)
+        while t > 0 && envelope(at: t) < 1e-3 { t -= step * max(1, t / 100) }
+        guard t > 0 else { return 0 }
+        var lo = t, hi = t + step * max(1, t / 100)
+        for _ in 0..<100 where hi - lo > 1e-13 { let mid = (lo + hi) / 2; if envelope(at: mid) >= 1e-3 { lo = mid } else { hi = mid } }
+        return lo
     }
 }
 

@@ -851,7 +851,7 @@ final class SceneReader {
     static let animationFields = ["kind", "keyPath", "from", "to", "by", "values", "keyTimes", "calculationMode", "path",
                                   "rotationMode", "animations", "type", "subtype", "beginTime", "duration", "speed",
                                   "timeOffset", "repeatCount", "repeatDuration", "autoreverses", "fillMode",
-                                  "removedOnCompletion", "additive", "cumulative", "timingFunction"]
+                                  "removedOnCompletion", "additive", "cumulative", "timingFunction", "spring"]
 
     func readAnimation(_ f: Field, defaultKeyPath: String? = nil) -> AnimationSpec? {
         guard let o = object(f, Self.animationFields, required: ["kind"], what: "an animation") else { return nil }
@@ -929,6 +929,18 @@ final class SceneReader {
         if let b = o["additive"].flatMap({ bool($0) }) { a.additive = b }
         if let b = o["cumulative"].flatMap({ bool($0) }) { a.cumulative = b }
         if let tf = o["timingFunction"] { a.timingFunction = timingCurve(tf) }
+        if let sf = o["spring"] {
+            // {"mass": 1, "stiffness": 100, "damping": 10, "initialVelocity": 0}: a CASpringAnimation.
+            if kind != .basic { problem(sf, "\"spring\" belongs to a basic animation") }
+            else if let so = object(sf, ["mass", "stiffness", "damping", "initialVelocity"], required: [], what: "a spring") {
+                var sp = ScriptSpring()
+                if let x = so["mass"].flatMap({ double($0, in: 1e-6...1e6, what: "mass") }) { sp.mass = x }
+                if let x = so["stiffness"].flatMap({ double($0, in: 1e-6...1e9, what: "stiffness") }) { sp.stiffness = x }
+                if let x = so["damping"].flatMap({ double($0, in: 0...1e9, what: "damping") }) { sp.damping = x }
+                if let x = so["initialVelocity"].flatMap({ double($0, in: -1e6...1e6, what: "initialVelocity") }) { sp.velocity = x }
+                a.spring = sp
+            }
+        }
 
         spec.base = a
         spec.isLiteral = [spec.from, spec.to, spec.by].allSatisfy { $0?.isLiteral ?? true }

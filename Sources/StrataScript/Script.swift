@@ -120,8 +120,22 @@ public struct ScriptAnimation: Codable, Equatable, Sendable {
     public var timingFunction: ScriptCurve? = nil
     /// When set, a delegate logs `start <tag>` / `stop <tag> <finished>`.
     public var delegateTag: Int? = nil
+    /// A basic animation with a spring: a `CASpringAnimation`.
+    public var spring: ScriptSpring? = nil
 
     public init(kind: Kind) { self.kind = kind }
+}
+
+/// A `CASpringAnimation`'s parameters.
+public struct ScriptSpring: Codable, Equatable, Sendable {
+    public var mass: Double
+    public var stiffness: Double
+    public var damping: Double
+    public var velocity: Double
+
+    public init(mass: Double = 1, stiffness: Double = 100, damping: Double = 10, velocity: Double = 0) {
+        self.mass = mass; self.stiffness = stiffness; self.damping = damping; self.velocity = velocity
+    }
 }
 
 /// One entry of a run's trace.

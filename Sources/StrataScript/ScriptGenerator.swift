@@ -200,6 +200,13 @@ public struct ScriptGenerator {
             a.additive = chance(0.15)
             a.cumulative = chance(0.1)
             timing(&a)
+            if chance(0.2) {
+                // Under-, critically and over-damped springs; a velocity either way.
+                var sp = ScriptSpring(mass: pick([1, 0.5, 2, 3]), stiffness: number(10...400),
+                                      damping: pick([0, 1, 5, 10, 20, 60]), velocity: pick([0, 0, 2, -3, 10]))
+                if chance(0.2) { sp.damping = 2 * (sp.stiffness * sp.mass).squareRoot() }
+                a.spring = sp
+            }
             return a
         } else if roll < 0.75 {
             var a = ScriptAnimation(kind: .keyframe)

@@ -106,3 +106,102 @@ final class VectorTimingTests: XCTestCase {
         XCTAssertGreaterThan(eased, 5_000, "most checks went through a curve")
     }
 }
+
+/// Springs in the timing store: animations of one transaction with the same spring share one
+/// entry; springs of their own are solved 8 at a time (`evaluateSpringBlock`), mixed with
+/// other lanes, and give the scalar spring's values (`SpringCurve.progress`).
+final class SpringTimingTests: XCTestCase {
+    override func setUp() {
+        super.setUp()
+        CATransaction.flush()
+    }
+
+    override func tearDown() {
+        CATransaction.flush()
+        super.tearDown()
+    }
+
+    func test_oneTransactionsEqualSprings_shareOneTimingEntry() {
+        onFreshEngine {
+            let root = CALayer()
+            let layers = (0..<50).map { _ in CALayer() }
+            for l in layers { root.addSublayer(l) }
+            let renderer = CARenderer(layer: root)
+            renderer.renderFrame(atTime: 0)
+            let before = EngineContext.current.timings.liveCount
+            CATransaction.begin()
+            for l in layers {
+                let s = CASpringAnimation(keyPath: "opacity")
+                s.fromValue = 0; s.toValue = 1; s.duration = 2; s.damping = 4
+                l.add(s, forKey: "s")
+            }
+            CATransaction.commit()
+            XCTAssertEqual(EngineContext.current.timings.liveCount - before, 1, "one solve per frame serves them all")
+            renderer.renderFrame(atTime: 0.3)
+            let s = SpringCurve(mass: 1, stiffness: 100, damping: 4, velocity: 0)!
+            for l in layers { XCTAssertEqual(Double(l.presentation()!.opacity), s.progress(0.3), accuracy: 1e-6) }
+        }
+    }
+
+    func test_vectorSprings_matchTheScalarSolve_inWholeAndMixedBlocks() {
+        onFreshEngine {
+            let root = CALayer()
+            let n = 203   // a partial last block
+            let layers = (0..<n).map { _ in CALayer() }
+            for l in layers { root.addSublayer(l) }
+            let renderer = CARenderer(layer: root)
+            renderer.renderFrame(atTime: 0)
+            var curves: [SpringCurve?] = []
+            CATransaction.begin()
+            for (i, l) in layers.enumerated() {
+                if i % 13 == 5 {
+                    // A basic animation among the springs: its lane takes the scalar path.
+                    let b = CABasicAnimation(keyPath: "position.x")
+                    b.fromValue = 0; b.toValue = 100; b.duration = 4; b.beginTime = 0.01
+                    l.add(b, forKey: "s")
+                    curves.append(nil)
+                    continue
+                }
+                let s = CASpringAnimation(keyPath: "position.x")
+                s.fromValue = 0; s.toValue = 100; s.duration = 4
+                s.stiffness = CGFloat(50 + i); s.damping = CGFloat([0, 2, 9, 30][i % 4]); s.initialVelocity = CGFloat(i % 3)
+                s.beginTime = 0.01 + Double(i % 5) * 0.01
+                l.add(s, forKey: "s")
+                curves.append(SpringCurve(s)!)
+            }
+            CATransaction.commit()
+            for t in [0.02, 0.1, 0.55, 1.3, 3.99] {
+                renderer.renderFrame(atTime: t)
+                for (i, l) in layers.enumerated() {
+                    let begin = i % 13 == 5 ? 0.01 : 0.01 + Double(i % 5) * 0.01
+                    let x = Double(l.presentation()!.position.x)
+                    if t < begin { continue }
+                    if let c = curves[i] {
+                        XCTAssertEqual(x, 100 * c.progress(t - begin), accuracy: 1e-7, "layer \(i) at \(t)")
+                    } else {
+                        XCTAssertEqual(x, 100 * (t - begin) / 4, accuracy: 1e-7, "layer \(i) at \(t)")
+                    }
+                }
+            }
+            let kinds = EngineContext.current.timings.vectorKind
+            XCTAssertEqual((0..<EngineContext.current.timings.highWater).filter { kinds[$0] == 4 }.count, n - (n + 7) / 13,
+                           "every spring entry takes the vector spring pass")
+        }
+    }
+
+    func test_vectorExp_andSpringKernel_matchFoundation() {
+        var worst = 0.0
+        for i in 0..<4000 {
+            let x = -Double(i) * 0.19 - 1e-3 * Double(i % 7)
+            let v = SIMD4Exp.exp(SIMD4(repeating: x))[0]
+            let e = Foundation.exp(max(x, -708))
+            worst = max(worst, abs(v - e) / e)
+        }
+        XCTAssertLessThan(worst, 1e-15, "relative error of the vector exp")
+        let s = SpringCurve(mass: 1, stiffness: 120, damping: 3, velocity: 2)!
+        let t = SIMD8<Double>(0, 0.01, 0.1, 0.5, 1, 2, 7, 30)
+        let y = SpringKernel.progress(t: t, a: SIMD8(repeating: s.a), w: SIMD8(repeating: s.w), b: SIMD8(repeating: s.b),
+                                      c: SIMD8(repeating: s.c))
+        for j in 0..<8 { XCTAssertEqual(y[j], s.progress(t[j]), accuracy: 1e-14, "t = \(t[j])") }
+    }
+}

@@ -103,6 +103,7 @@ extension EngineContext {
     /// (`Prepared.property`: the property it animates, -1 for none.)
     func prepare(_ a: CAAnimation, layer: CALayer) -> Prepared? {
         guard a.validateTiming() else { return nil }
+        if let s = a as? CASpringAnimation, !s.validateSpring() { return nil }
         let row = layer.row
         if a is CATransition { return .transition }
         if let g = a as? CAAnimationGroup {
@@ -432,6 +433,7 @@ extension EngineContext {
         p.removedOnCompletion = a.isRemovedOnCompletion
         p.curve = timings.curveID(a.timingFunction ?? (fromAction ? top.timingFunction : nil))
         p.cumulative = (a as? CAPropertyAnimation)?.isCumulative ?? false
+        p.spring = timings.springID(a)
         return p
     }
 

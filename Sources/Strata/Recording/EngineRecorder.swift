@@ -337,6 +337,10 @@ final class EngineRecorder {
             s.from = anyValue(b.fromValue); s.to = anyValue(b.toValue); s.by = anyValue(b.byValue)
             if (b.fromValue != nil && s.from == nil) || (b.toValue != nil && s.to == nil) || (b.byValue != nil && s.by == nil) { return nil }
             s.additive = b.isAdditive; s.cumulative = b.isCumulative
+            if let sp = b as? CASpringAnimation {
+                s.spring = ScriptSpring(mass: Double(sp.mass), stiffness: Double(sp.stiffness),
+                                        damping: Double(sp.damping), velocity: Double(sp.initialVelocity))
+            }
         case let k as CAKeyframeAnimation:
             s = ScriptAnimation(kind: .keyframe)
             s.keyPath = k.keyPath

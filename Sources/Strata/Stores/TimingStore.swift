@@ -12,6 +12,9 @@ struct TimingParameters: Equatable {
     var fill: UInt8 = 0
     var removedOnCompletion = true
     var curve: Int32 = 0               // index into TimingStore.curves; 0 = linear
+    /// Index into TimingStore.springs; 0 = no spring (a CASpringAnimation's motion applied
+    /// to the eased fraction times the duration).
+    var spring: Int32 = 0
     /// Report the iteration index (isCumulative animations add k * (end - start)).
     var cumulative = false
     /// The entry of the group whose local time is this entry's parent time (-1: none).
@@ -57,7 +60,8 @@ final class TimingStore {
     /// What the vector pass (`evaluateFlat`) needs per entry, set in `make`: 0 = the entry
     /// takes the scalar path (repeats, autoreverses, an offset, a group or a layer time
     /// space, cumulative, a zero or infinite duration); 1 = simple with a Bézier curve;
-    /// 2 = simple and linear.
+    /// 2 = simple and linear; 4 = simple, linear and a spring (`evaluateSpringBlock`; the
+    /// Bézier pass's candidate test, `kind | kind >> 1` in bit 0, leaves it out).
     @exclusivity(unchecked) var vectorKind = Column<UInt8>(fill: 0)
     /// Duration and speed, and the entry's curve's polynomial coefficients, as columns the
     /// vector pass loads 8 entries at a time.
@@ -69,6 +73,11 @@ final class TimingStore {
     @exclusivity(unchecked) var curveAY = Column<Double>(fill: 0)
     @exclusivity(unchecked) var curveBY = Column<Double>(fill: 0)
     @exclusivity(unchecked) var curveCY = Column<Double>(fill: 0)
+    /// The entry's spring as `SpringCurve`'s a, w, b and c (zeros for entries without one).
+    @exclusivity(unchecked) var springA = Column<Double>(fill: 0)
+    @exclusivity(unchecked) var springW = Column<Double>(fill: 0)
+    @exclusivity(unchecked) var springB = Column<Double>(fill: 0)
+    @exclusivity(unchecked) var springC = Column<Double>(fill: 0)
     /// The flat pass's list of whole blocks to ease together (one per 8 entries of capacity).
     @exclusivity(unchecked) private var vectorBlocks = Column<Int32>(capacity: 64 / 8 + 1, fill: 0)
     /// The time of the flat pass under way (its slow lanes recompute their x from it).
@@ -82,6 +91,9 @@ final class TimingStore {
     @exclusivity(unchecked) private(set) var curveFunctions: [CAMediaTimingFunction] = [CAMediaTimingFunction.linearCurve]
     /// Curve ids by curve: interning is O(1) however many distinct curves there are.
     @exclusivity(unchecked) private var curveIndex: [UnitBezier: Int32] = [UnitBezier(0, 0, 1, 1): 0]
+    /// Interned springs; 0 is a placeholder for "none".
+    @exclusivity(unchecked) private(set) var springs: [SpringCurve] = [SpringCurve(mass: 1, stiffness: 1, damping: 1, velocity: 0)!]
+    @exclusivity(unchecked) private var springIndex: [SpringCurve: Int32] = [:]
 
     /// Filled by `evaluate`: entries that started / completed at this frame.
     @exclusivity(unchecked) var justStarted: [Int32] = []
@@ -98,14 +110,28 @@ final class TimingStore {
         started.free(); completed.free(); refCount.free(); firstRecord.free(); delegateCount.free()
         vectorKind.free(); vectorBlocks.free(); durationColumn.free(); speedColumn.free()
         curveAX.free(); curveBX.free(); curveCX.free(); curveAY.free(); curveBY.free(); curveCY.free()
+        springA.free(); springW.free(); springB.free(); springC.free()
     }
 
     var liveCount: Int { highWater - freeList.count }
-    /// Bytes of the entry columns (capacity, not live entries): 13 doubles, 3 Int32 and 7
-    /// one-byte columns per entry, the parameters, the block list and the curve table.
+    /// Bytes of the entry columns (capacity, not live entries): 17 doubles, 3 Int32 and 7
+    /// one-byte columns per entry, the parameters, the block list and the curve and spring
+    /// tables.
     var bytesAllocated: Int {
-        capacity * (13 * 8 + 3 * 4 + 7 + MemoryLayout<TimingParameters>.stride)
+        capacity * (17 * 8 + 3 * 4 + 7 + MemoryLayout<TimingParameters>.stride)
             + (capacity / 8 + 1) * 4 + curves.capacity * MemoryLayout<UnitBezier>.stride
+            + springs.capacity * MemoryLayout<SpringCurve>.stride
+    }
+
+    /// The spring id of a spring animation's parameters (0 for any other animation),
+    /// interning new springs. Springs must have been validated (`validateSpring`).
+    func springID(_ a: CAAnimation) -> Int32 {
+        guard let s = a as? CASpringAnimation, let curve = SpringCurve(s) else { return 0 }
+        if let i = springIndex[curve] { return i }
+        let id = Int32(springs.count)
+        springs.append(curve)
+        springIndex[curve] = id
+        return id
     }
 
     /// The curve id of a timing function (linear when nil), interning new curves.
@@ -131,6 +157,7 @@ final class TimingStore {
         vectorKind.grow(to: c); vectorBlocks.grow(to: c / 8 + 1); durationColumn.grow(to: c); speedColumn.grow(to: c)
         curveAX.grow(to: c); curveBX.grow(to: c); curveCX.grow(to: c)
         curveAY.grow(to: c); curveBY.grow(to: c); curveCY.grow(to: c)
+        springA.grow(to: c); springW.grow(to: c); springB.grow(to: c); springC.grow(to: c)
         capacity = c
     }
 
@@ -168,7 +195,16 @@ final class TimingStore {
         let simple = p.parent < 0 && p.space < 0 && !p.autoreverses && !p.cumulative && p.timeOffset == 0
             && p.repeatDuration == 0 && (p.repeatCount == 0 || p.repeatCount == 1)
             && p.duration > 0 && p.duration.isFinite && p.speed.isFinite
-        vectorKind[i] = simple ? (p.curve == 0 ? 2 : 1) : 0
+        if p.spring != 0 {
+            vectorKind[i] = simple && p.curve == 0 ? 4 : 0
+        } else {
+            vectorKind[i] = simple ? (p.curve == 0 ? 2 : 1) : 0
+        }
+        let spring = springs[Int(p.spring)]
+        springA[i] = p.spring != 0 ? spring.a : 0
+        springW[i] = p.spring != 0 ? spring.w : 0
+        springB[i] = p.spring != 0 ? spring.b : 0
+        springC[i] = p.spring != 0 ? spring.c : 0
         durationColumn[i] = p.duration
         speedColumn[i] = p.speed
         let c = curves[Int(p.curve)]
@@ -307,6 +343,13 @@ final class TimingStore {
     @inline(never)
     private func evaluateMixedBlock(_ b: Int, lanes: Int, live: UInt64, candidate: UInt64, now: Double) {
         @inline(__always) func lane(_ word: UInt64, _ j: Int) -> Bool { (word >> UInt64(8 * j)) & 1 != 0 }
+        // Springs (kind 4, bit 2 of the byte) that have started: solved together.
+        let kindWord = UnsafeRawPointer(vectorKind.base + b).loadUnaligned(as: UInt64.self)
+        let springs = live & bytes8(started.base, b) & ((kindWord >> 2) & 0x0101_0101_0101_0101)
+        if springs.nonzeroBitCount >= 2 {
+            evaluateSpringBlock(b, lanes: lanes, live: live, springs: springs, now: now)
+            return
+        }
         // Fewer than two lanes to ease together: the scalar path is cheaper.
         guard candidate.nonzeroBitCount >= 2 else {
             for j in 0..<lanes where lane(live, j) { evaluateEntry(b + j, parentTime: now) }
@@ -336,6 +379,43 @@ final class TimingStore {
                 progress[i] = eased
                 iteration[i] = 0
                 childTime[i] = eased * d[j]
+            } else {
+                evaluateEntry(i, parentTime: now)
+            }
+        }
+    }
+
+    /// A block with springs of their own (kind 4, started): the spring lanes inside their
+    /// active duration solved 8 at a time, progress = 1 - exp(-a t) (cos(w t) + b sin(w t) +
+    /// c t) with t = (now - begin) * speed (`SpringCurve`); every other live lane, and a
+    /// spring lane whose angle w t is beyond the vector sine's range, by `evaluateEntry`.
+    @inline(never)
+    private func evaluateSpringBlock(_ b: Int, lanes: Int, live: UInt64, springs: UInt64, now: Double) {
+        let nowV = SIMD8<Double>(repeating: now)
+        let d = load8(durationColumn.base, b)
+        let t = (nowV - load8(begin.base, b)) * load8(speedColumn.base, b)
+        let inside = maskLanes(t .>= 0) & maskLanes(t .< d)
+        let angle = load8(springW.base, b) * t
+        let inRange = maskLanes(angle .< 1e5)
+        let y = SpringKernel.progress(t: t, a: load8(springA.base, b), w: load8(springW.base, b),
+                                      b: load8(springB.base, b), c: load8(springC.base, b))
+        let ok = inside & inRange
+        let all = SIMD8<Int64>(repeating: -1)
+        if springs == 0x0101_0101_0101_0101 && ok == all {
+            UnsafeMutableRawPointer(phase.base + b)
+                .storeBytes(of: SIMD8<UInt8>(repeating: TimingPhase.active.rawValue), as: SIMD8<UInt8>.self)
+            UnsafeMutableRawPointer(iteration.base + b).storeBytes(of: SIMD8<Double>(), as: SIMD8<Double>.self)
+            UnsafeMutableRawPointer(progress.base + b).storeBytes(of: y, as: SIMD8<Double>.self)
+            UnsafeMutableRawPointer(childTime.base + b).storeBytes(of: y * d, as: SIMD8<Double>.self)
+            return
+        }
+        for j in 0..<lanes where (live >> UInt64(8 * j)) & 1 != 0 {
+            let i = b + j
+            if (springs >> UInt64(8 * j)) & 1 != 0 && ok[j] != 0 {
+                phase[i] = TimingPhase.active.rawValue
+                progress[i] = y[j]
+                iteration[i] = 0
+                childTime[i] = y[j] * d[j]
             } else {
                 evaluateEntry(i, parentTime: now)
             }
@@ -493,7 +573,8 @@ final class TimingStore {
         }
         if let x = state.fraction {
             phase[i] = TimingPhase.active.rawValue
-            let eased = p.curve == 0 ? x : curves[Int(p.curve)].solve(x)
+            var eased = p.curve == 0 ? x : curves[Int(p.curve)].solve(x)
+            if p.spring != 0 { eased = springs[Int(p.spring)].progress(eased * p.duration) }
             progress[i] = eased
             iteration[i] = p.cumulative ? state.iteration : 0
             childTime[i] = eased * p.duration

@@ -333,7 +333,15 @@ final class RunState {
         let a: CAAnimation
         switch s.kind {
         case .basic:
-            let b = CABasicAnimation(keyPath: s.keyPath)
+            let b: CABasicAnimation
+            if let spring = s.spring {
+                let sp = CASpringAnimation(keyPath: s.keyPath)
+                sp.mass = CGFloat(spring.mass); sp.stiffness = CGFloat(spring.stiffness)
+                sp.damping = CGFloat(spring.damping); sp.initialVelocity = CGFloat(spring.velocity)
+                b = sp
+            } else {
+                b = CABasicAnimation(keyPath: s.keyPath)
+            }
             b.fromValue = s.from.map(box); b.toValue = s.to.map(box); b.byValue = s.by.map(box)
             b.isAdditive = s.additive; b.isCumulative = s.cumulative
             a = b

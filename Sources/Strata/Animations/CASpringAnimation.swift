@@ -1,0 +1,149 @@
+import Foundation
+
+/// A basic animation whose progress follows a damped spring (SEMANTICS.md "Fidelity rules",
+/// springs): a mass on a spring of `stiffness` with `damping`, starting with
+/// `initialVelocity`, released from the start value toward the end value. Under-damped
+/// springs overshoot (progress passes 1); the animation still ends at its `duration`, so
+/// set `duration = settlingDuration` to let it come to rest.
+///
+/// Animations of one transaction with the same spring and timing share one solve per frame
+/// in the timing store; springs of their own are solved 8 entries at a time.
+///
+///     let s = CASpringAnimation(keyPath: "position.x")
+///     s.fromValue = 0; s.toValue = 100
+///     s.damping = 8
+///     s.duration = s.settlingDuration
+///     layer.add(s, forKey: "bounce")
+open class CASpringAnimation: CABasicAnimation {
+    /// The mass of the object on the spring (default 1; must be greater than 0).
+    open var mass: CGFloat = 1
+    /// The spring's stiffness (default 100; must be greater than 0).
+    open var stiffness: CGFloat = 100
+    /// The friction (default 10; 0 never settles; must not be negative).
+    open var damping: CGFloat = 10
+    /// The initial velocity in progress per second: 1 covers the whole distance in a second
+    /// (default 0; negative moves away from the end value first).
+    open var initialVelocity: CGFloat = 0
+    /// Accepted for Apple's API: springs with a damping ratio of 1 or more follow the
+    /// critically damped motion either way (as WebKit's solver).
+    open var allowsOverdamping = false
+
+    /// A spring of default parameters.
+    public required init() { super.init() }
+
+    /// A spring that takes about `perceptualDuration` seconds and bounces by `bounce`
+    /// (0 none, up to 1; negative values damp more), as SwiftUI's and Apple's spring
+    /// parameterisation: mass 1, stiffness (2 pi / duration)^2, damping 4 pi (1 - bounce) /
+    /// duration (4 pi / (duration (1 + bounce)) when bounce is negative).
+    public convenience init(perceptualDuration: Double, bounce: Double) {
+        self.init()
+        let d = perceptualDuration > 0 ? perceptualDuration : 0.5
+        stiffness = CGFloat((2 * Double.pi / d) * (2 * Double.pi / d))
+        damping = CGFloat(bounce >= 0 ? 4 * Double.pi * (1 - bounce) / d : 4 * Double.pi / (d * (1 + bounce)))
+    }
+
+    /// The time, in seconds of the animation's local time, after which the spring stays within
+    /// 0.001 of its end value: where the envelope of |1 - progress| falls below 0.001.
+    /// Infinite for a spring with no damping; 0 when the parameters are not valid.
+    open var settlingDuration: Double {
+        guard let s = SpringCurve(self) else { return 0 }
+        return s.settlingTime(threshold: 1e-3)
+    }
+
+    /// A copy with the same settings and spring.
+    open override func copy(with zone: NSZone? = nil) -> Any {
+        let c = super.copy(with: zone) as! CASpringAnimation
+        c.mass = mass; c.stiffness = stiffness; c.damping = damping; c.initialVelocity = initialVelocity
+        c.allowsOverdamping = allowsOverdamping
+        return c
+    }
+
+    /// Are the spring's parameters valid (finite, mass and stiffness positive, damping not
+    /// negative)? Reports why not.
+    func validateSpring() -> Bool {
+        let values: [(String, Double)] = [("mass", Double(mass)), ("stiffness", Double(stiffness)),
+                                          ("damping", Double(damping)), ("initialVelocity", Double(initialVelocity))]
+        for (name, v) in values where !v.isFinite {
+            StrataDiagnostics.emit(.nonFiniteValue, "CASpringAnimation.\(name) = \(v) must be finite; animation not added")
+            return false
+        }
+        guard mass > 0, stiffness > 0, damping >= 0 else {
+            StrataDiagnostics.emit(.invalidArgument,
+                "CASpringAnimation: mass (\(mass)) and stiffness (\(stiffness)) must be > 0 and damping (\(damping)) >= 0; animation not added")
+            return false
+        }
+        return true
+    }
+}
+
+/// A spring's motion in one formula for every damping (what the timing store's columns hold):
+/// progress(t) = 1 - exp(-a t) (cos(w t) + b sin(w t) + c t). Under-damped (zeta < 1):
+/// a = zeta w0, w = w0 sqrt(1 - zeta^2), b = (zeta w0 - v) / w, c = 0; critically or
+/// over-damped: a = w0, w = 0, b = 0, c = w0 - v (SEMANTICS.md's two cases).
+struct SpringCurve: Hashable {
+    var mass: Double, stiffness: Double, damping: Double, velocity: Double
+    var a = 0.0, w = 0.0, b = 0.0, c = 0.0
+
+    init?(mass: Double, stiffness: Double, damping: Double, velocity: Double) {
+        guard mass > 0, stiffness > 0, damping >= 0, mass.isFinite, stiffness.isFinite, damping.isFinite,
+              velocity.isFinite else { return nil }
+        self.mass = mass; self.stiffness = stiffness; self.damping = damping; self.velocity = velocity
+        let w0 = (stiffness / mass).squareRoot()
+        let zeta = damping / (2 * (stiffness * mass).squareRoot())
+        if zeta < 1 {
+            a = zeta * w0
+            w = w0 * (1 - zeta * zeta).squareRoot()
+            b = (zeta * w0 - velocity) / w
+        } else {
+            a = w0
+            c = w0 - velocity
+        }
+    }
+
+    init?(_ s: CASpringAnimation) {
+        self.init(mass: Double(s.mass), stiffness: Double(s.stiffness), damping: Double(s.damping),
+                  velocity: Double(s.initialVelocity))
+    }
+
+    static func == (l: SpringCurve, r: SpringCurve) -> Bool {
+        l.mass == r.mass && l.stiffness == r.stiffness && l.damping == r.damping && l.velocity == r.velocity
+    }
+
+    func hash(into h: inout Hasher) {
+        h.combine(mass); h.combine(stiffness); h.combine(damping); h.combine(velocity)
+    }
+
+    /// Progress at `t` seconds of the animation's local time (may pass 1).
+    @inline(__always)
+    func progress(_ t: Double) -> Double {
+        1 - Foundation.exp(-a * t) * (Foundation.cos(w * t) + b * Foundation.sin(w * t) + c * t)
+    }
+
+    /// |1 - progress|'s envelope: exp(-a t) sqrt(1 + b^2) under-damped, |1 + c t| exp(-a t)
+    /// otherwise.
+    func envelope(_ t: Double) -> Double {
+        w > 0 ? Foundation.exp(-a * t) * (1 + b * b).squareRoot() : Swift.abs(1 + c * t) * Foundation.exp(-a * t)
+    }
+
+    /// The last time the envelope is at `threshold` or above (0 if never).
+    func settlingTime(threshold: Double) -> Double {
+        guard a > 0 else { return .infinity }
+        if w > 0 { return Swift.max(0, Foundation.log((1 + b * b).squareRoot() / threshold) / a) }
+        // |1 + c t| e^(-a t) falls for good after its last turning point, t = 1/a - 1/c (c != 0).
+        let turn = c != 0 ? Swift.max(0, 1 / a - 1 / c) : 0
+        var lo = turn, hi = Swift.max(turn, 1 / a)
+        if envelope(lo) < threshold {
+            // Below already at the turn: the crossing is on the first, falling stretch before it.
+            guard envelope(0) >= threshold else { return 0 }
+            hi = c < 0 ? Swift.min(lo, -1 / c) : lo
+            lo = 0
+        } else {
+            while envelope(hi) >= threshold { lo = hi; hi *= 2 }
+        }
+        for _ in 0..<200 where hi - lo > 1e-12 * Swift.max(1, hi) {
+            let mid = (lo + hi) / 2
+            if envelope(mid) >= threshold { lo = mid } else { hi = mid }
+        }
+        return lo
+    }
+}
