@@ -25,6 +25,10 @@ enum FrameSuite {
                 for threads in [1, 2] { specs.append(FrameSpec(width: w, timing: .shared, kind: .basic, n: n, threads: threads)) }
             }
         }
+        // Springs: one shared solve per frame, and a solve per animation (8 at a time).
+        for timing in [FrameSpec.Timing.shared, .own] {
+            for n in sizes { specs.append(FrameSpec(width: .position, timing: timing, kind: .spring, n: n)) }
+        }
         for kind in [FrameSpec.Kind.keyframe, .path, .group] {
             for n in sizes where kind == .keyframe || n <= 100_000 {
                 specs.append(FrameSpec(width: .position, timing: .own, kind: kind, n: n))

@@ -53,7 +53,7 @@ open class CALayer: NSObject, CAMediaTiming {
 
     /// A new layer with Apple's defaults, in this thread's engine. Creating a layer opens the
     /// implicit transaction, so the layer is committed (presentable) at the next frame.
-    public required override init() {
+    public override init() {
         engine = ReferenceEngine.current
         isCopy = false
         super.init()
@@ -62,9 +62,25 @@ open class CALayer: NSObject, CAMediaTiming {
         engine.uncommittedLayers[ObjectIdentifier(self)] = LayerRef(self)
     }
 
+    /// A new layer with Apple's defaults (no archives here: the coder is not read).
+    public required init?(coder: NSCoder) {
+        engine = ReferenceEngine.current
+        isCopy = false
+        super.init()
+        engine.liveLayerCount += 1
+        engine.topTransaction()
+        engine.uncommittedLayers[ObjectIdentifier(self)] = LayerRef(self)
+    }
+
+    /// How the engine makes a layer of a dynamic class: `init()`, or `init(layer:)` of
+    /// `source` (the subclass's own overrides).
+    public required convenience init(_strataLayer source: CALayer?) {
+        if let source { self.init(layer: source) } else { self.init() }
+    }
+
     /// A read-only copy of `layer`'s model values (Core Animation uses this to make
     /// presentation copies; subclasses override it to copy their own fields).
-    public required init(layer: Any) {
+    public init(layer: Any) {
         engine = ReferenceEngine.current
         isCopy = true
         super.init()
@@ -78,7 +94,7 @@ open class CALayer: NSObject, CAMediaTiming {
     }
 
     /// Core Animation's factory spelling.
-    open class func layer() -> Self { self.init() }
+    open class func layer() -> Self { self.init(_strataLayer: nil) }
 
     deinit {
         guard !isCopy else { return }
@@ -134,7 +150,7 @@ open class CALayer: NSObject, CAMediaTiming {
     open func presentation() -> Self? {
         if isCopy { return self }
         guard isCommitted else { return nil }
-        let copy = Self(layer: self)
+        let copy = Self(_strataLayer: self)
         copy.componentValues = presentedComponents
         copy.objectValues = presentedObjects
         copy.customValues = presentedCustom

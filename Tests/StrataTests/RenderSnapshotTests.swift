@@ -431,8 +431,9 @@ final class PresentationCopyTests: XCTestCase {
     func test_aCopyOfACopyAndCopiesOfSubclassesKeepTheirValues() throws {
         final class Badge: CALayer {
             var count = 0
-            required init() { super.init() }
-            required init(layer: Any) {
+            override init() { super.init() }
+            required init?(coder: NSCoder) { super.init(coder: coder) }
+            override init(layer: Any) {
                 super.init(layer: layer)
                 count = (layer as? Badge)?.count ?? -1
             }

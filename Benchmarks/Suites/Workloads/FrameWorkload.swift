@@ -21,8 +21,10 @@ struct FrameSpec: Hashable {
     /// begin time and its own curve.
     enum Timing: String, CaseIterable { case shared, linear, own }
     /// `basic` (from/to), `keyframe` (8 values), `path` (cubic, paced), `group` (opacity +
-    /// position children).
-    enum Kind: String, CaseIterable { case basic, keyframe, path, group }
+    /// position children), `spring` (a lightly damped CASpringAnimation, one second into its
+    /// motion: `shared` timing gives every layer the same spring and begin time, one solve per
+    /// frame; `own` gives each its own stiffness and begin time, a solve per animation).
+    enum Kind: String, CaseIterable { case basic, keyframe, path, group, spring }
 
     var width: Width
     var timing: Timing
@@ -54,7 +56,7 @@ struct FrameSpec: Hashable {
     /// row (64 samples) and segment coefficients; groups are an opacity plus a position.
     var bytesPerAnimation: Int {
         switch kind {
-        case .basic: return 3 * lanes * 8 + 8
+        case .basic, .spring: return 3 * lanes * 8 + 8
         case .keyframe: return 3 * lanes * 8 + 8 + 8 * 8 + 4 * lanes * 8
         case .path: return 3 * lanes * 8 + 8 + 64 * 8 + 4 * lanes * 8
         case .group: return (3 * 1 * 8 + 8) + (3 * 2 * 8 + 8)
@@ -119,6 +121,16 @@ func makeFrameWorkload(_ spec: FrameSpec) throws -> Workload {
             g.animations = [o, p]
             g.duration = duration
             l.add(g, forKey: "g")
+        case (.spring, _):
+            let s = CASpringAnimation(keyPath: keyPath(spec.width))
+            s.fromValue = value(spec.width, i, to: false)
+            s.toValue = value(spec.width, i, to: true)
+            s.duration = duration
+            let p = springParameters(spec, i)
+            s.stiffness = CGFloat(p.stiffness)
+            s.damping = CGFloat(p.damping)
+            s.beginTime = p.begin
+            l.add(s, forKey: "spring")
         }
     }
     CATransaction.commit()
@@ -263,6 +275,17 @@ private func setTarget(_ l: CALayer, _ w: FrameSpec.Width, _ i: Int) {
     }
 }
 
+/// The time of the fixture's checking frame (half the animations' duration).
+private let checkTime = 1e7 / 2
+
+/// Layer `i`'s spring in a `spring` fixture: stiffness 100 and damping 0.5 (damping ratio
+/// 0.025: it still swings after the run's thousand seconds), begun a second before the
+/// checking frame; `own` timing varies the stiffness and the begin time per layer.
+private func springParameters(_ spec: FrameSpec, _ i: Int) -> (stiffness: Double, damping: Double, begin: Double) {
+    if spec.timing == .own { return (100 + Double(i % 997) * 0.1, 0.5, checkTime - 1 - Double(i % 1000) * 1e-3) }
+    return (100, 0.5, checkTime - 1)
+}
+
 /// Checks a presentation value halfway through its animation.
 private func checkMidway(_ spec: FrameSpec, _ l: CALayer, _ i: Int) throws {
     guard let p = l.presentation() else { throw BenchmarkError("\(spec.tail): layer \(i) has no presentation") }
@@ -276,6 +299,20 @@ private func checkMidway(_ spec: FrameSpec, _ l: CALayer, _ i: Int) throws {
         }
     }
     switch spec.kind {
+    case .spring:
+        // The spring's own formula (SEMANTICS.md): the value it must show at this time.
+        let sp = springParameters(spec, i)
+        let w0 = sp.stiffness.squareRoot(), zeta = sp.damping / (2 * w0), t = checkTime - sp.begin
+        let wd = w0 * (1 - zeta * zeta).squareRoot()
+        let progress = 1 - exp(-zeta * w0 * t) * (cos(wd * t) + zeta * w0 / wd * sin(wd * t))
+        let x = Double(i % 100)
+        let v: Double, expected: Double
+        switch spec.width {
+        case .opacity: v = Double(p.opacity); expected = progress
+        default: v = p.position.x; expected = x + 100 * progress
+        }
+        try BenchmarkError.check(abs(v - expected) < 1e-6 * max(1, abs(expected)),
+                                 "\(spec.tail): layer \(i) shows \(v), the spring gives \(expected)")
     case .group:
         try between(Double(p.opacity), 0, 1, "opacity")
     case .path:

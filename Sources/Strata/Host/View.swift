@@ -20,7 +20,7 @@ open class View: NSObject, CALayerDelegate {
 
     /// A view whose layer has the given frame.
     public init(frame: CGRect) {
-        layer = Self.layerClass.init()
+        layer = Self.layerClass.init(_strataLayer: nil)
         super.init()
         CATransaction.begin()
         CATransaction.setDisableActions(true)

@@ -134,7 +134,7 @@ extension CALayer {
             // Read from another thread (reported): a copy made now, the engine's list of
             // live copies left alone.
             e.reportForeignUse(self)
-            let p = Self(layer: self)
+            let p = Self(_strataLayer: self)
             fill(p)
             return p
         }
@@ -150,7 +150,7 @@ extension CALayer {
             }
         } else {
             e.presentationCopySource = ObjectIdentifier(self)
-            p = Self(layer: self)
+            p = Self(_strataLayer: self)
             e.presentationCopySource = nil
         }
         if _slowPath(e.recorder != nil) { e.recorder!.copyMade(p, of: self) }

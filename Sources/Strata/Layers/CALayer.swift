@@ -138,21 +138,59 @@ open class CALayer: NSObject, CAMediaTiming {
     }
 
     /// A new layer with Apple's defaults, in this thread's engine.
-    public required override init() {
+    ///
+    /// Subclasses override `init()`, `init(layer:)` and `init?(coder:)` as Apple documents
+    /// (or none of them); the engine makes instances of a subclass, its presentation copies
+    /// included, through `init(_strataLayer:)`, which such subclasses inherit and which calls
+    /// their `init()` or `init(layer:)`.
+    public override init() {
         engine = EngineContext.current
         guard engine.layers.liveCount < engine.maxLayers else {
-            // The engine is full: an inert layer (like a copy: defaults, in no tree, its
-            // changes refused), with a diagnostic naming the limit; nothing wraps.
             row = -1
             super.init()
-            copiedLanes = PropertyTable.defaultSnapshot
-            StrataDiagnostics.emit(.outOfCapacity,
-                "this thread's engine holds at most \(engine.maxLayers) layers (StrataEngine.capacityLimits.layers); this CALayer is inert: in no tree, its changes refused")
+            becomeInert()
             return
         }
         row = engine.layers.allocate(flags: 0)
-        engine.animations.layerRowMade(row)
         super.init()
+        register()
+    }
+
+    /// A layer decoded from an archive: Strata archives no layers, so this is a new layer
+    /// with Apple's defaults (as `init()`); the coder is not read. Present so that subclasses
+    /// written with Apple's `required init?(coder:)` compile and can call `super`.
+    public required init?(coder: NSCoder) {
+        engine = EngineContext.current
+        guard engine.layers.liveCount < engine.maxLayers else {
+            row = -1
+            super.init()
+            becomeInert()
+            return
+        }
+        row = engine.layers.allocate(flags: 0)
+        super.init()
+        register()
+    }
+
+    /// How the engine makes a layer of a dynamic class: `init()` when `source` is nil, else
+    /// `init(layer: source)`, each the subclass's own override when it has one (the engine
+    /// makes presentation copies with it, so a subclass's `init(layer:)` copies its state).
+    /// Not for application code: call `init()` or `init(layer:)`.
+    public required convenience init(_strataLayer source: CALayer?) {
+        if let source { self.init(layer: source) } else { self.init() }
+    }
+
+    /// The engine is full: an inert layer (like a copy: defaults, in no tree, its changes
+    /// refused), with a diagnostic naming the limit; nothing wraps.
+    private func becomeInert() {
+        copiedLanes = PropertyTable.defaultSnapshot
+        StrataDiagnostics.emit(.outOfCapacity,
+            "this thread's engine holds at most \(engine.maxLayers) layers (StrataEngine.capacityLimits.layers); this CALayer is inert: in no tree, its changes refused")
+    }
+
+    /// A new row's flags, handle and place in the open transaction.
+    private func register() {
+        engine.animations.layerRowMade(row)
         let cls = type(of: self)
         var f: UInt16 = 0
         if cls != CALayer.self && cls != CAShapeLayer.self {
@@ -169,7 +207,15 @@ open class CALayer: NSObject, CAMediaTiming {
 
     /// A copy of `layer`'s model values, detached from any engine store (Core Animation
     /// uses this to make presentation copies; subclasses override it to copy their fields).
-    public required init(layer: Any) {
+    public init(layer: Any) {
+        if let presenting = layer as? PresentingSource {
+            // `init(presenting:)`: the engine's own classes' presentation copies.
+            engine = presenting.layer.engine
+            row = -1
+            super.init()
+            present(presenting.layer)
+            return
+        }
         engine = EngineContext.current
         row = -1
         super.init()
@@ -191,11 +237,10 @@ open class CALayer: NSObject, CAMediaTiming {
     /// A presentation copy of `source` for the engine's own classes (CALayer and
     /// CAShapeLayer, which no subclass `init(layer:)` extends): what `init(layer:)` does for
     /// `presentation()`, without the cast from `Any`.
-    init(presenting source: CALayer) {
-        engine = source.engine
-        row = -1
-        super.init()
-        present(source)
+    /// (A convenience initialiser: an internal designated one would keep subclasses in other
+    /// modules from inheriting `init(_strataLayer:)`.)
+    convenience init(presenting source: CALayer) {
+        self.init(layer: PresentingSource(layer: source))
     }
 
     /// This copy (of the engine's own classes, nobody else holding it) now presents
@@ -209,7 +254,7 @@ open class CALayer: NSObject, CAMediaTiming {
     }
 
     /// Core Animation's factory spelling.
-    open class func layer() -> Self { self.init() }
+    open class func layer() -> Self { self.init(_strataLayer: nil) }
 
     deinit {
         guard row >= 0 else { return }
@@ -643,4 +688,10 @@ final class LayerObjectState {
     var animatedCustom: [Int32: Any] = [:]
     var committed: [Int32: Any] = [:]
     var internedActions: [Int32: CAAction] = [:]
+}
+
+/// What `init(presenting:)` hands `init(layer:)`: the layer a presentation copy of the engine's
+/// own classes presents (a struct of one reference: boxed in `Any` without an allocation).
+struct PresentingSource {
+    let layer: CALayer
 }

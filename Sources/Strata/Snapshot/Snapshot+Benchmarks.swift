@@ -16,7 +16,7 @@ extension CALayer {
     /// The suite times it beside `presentation()` and the render snapshot.
     public func presentationCopyingEverything() -> Self? {
         guard row >= 0, engine.layers.flags[Int(row)] & LayerFlags.committed != 0 else { return nil }
-        let p = Self(layer: self)
+        let p = Self(_strataLayer: self)
         fill(p)
         return p
     }
