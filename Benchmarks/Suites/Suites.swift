@@ -14,6 +14,7 @@ public enum Suites {
         "frame/rotation/shared/basic/1000",
         "frame/position/own/keyframe/1000",
         "frame/position/own/path/1000",
+        "frame/position/own/spring/1000",
         "commit/implicit/1000",
         "commit/host-view-nsnull/1000",
         "commit/actions-dictionary/1000",

@@ -113,6 +113,9 @@ struct SpringCurve: Hashable {
         h.combine(mass); h.combine(stiffness); h.combine(damping); h.combine(velocity)
     }
 
+    /// atan(b): the phase of cos(w t) + b sin(w t) written as sqrt(1 + b^2) cos(w t - phase).
+    var phase: Double { Foundation.atan(b) }
+
     /// Progress at `t` seconds of the animation's local time (may pass 1).
     @inline(__always)
     func progress(_ t: Double) -> Double {

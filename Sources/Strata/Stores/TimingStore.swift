@@ -73,10 +73,12 @@ final class TimingStore {
     @exclusivity(unchecked) var curveAY = Column<Double>(fill: 0)
     @exclusivity(unchecked) var curveBY = Column<Double>(fill: 0)
     @exclusivity(unchecked) var curveCY = Column<Double>(fill: 0)
-    /// The entry's spring as `SpringCurve`'s a, w, b and c (zeros for entries without one).
+    /// The entry's spring as `SpringKernel` reads it: `SpringCurve`'s a, w and c, and the
+    /// phase and amplitude of its cosine (zeros for entries without one).
     @exclusivity(unchecked) var springA = Column<Double>(fill: 0)
     @exclusivity(unchecked) var springW = Column<Double>(fill: 0)
-    @exclusivity(unchecked) var springB = Column<Double>(fill: 0)
+    @exclusivity(unchecked) var springPhi = Column<Double>(fill: 0)
+    @exclusivity(unchecked) var springR = Column<Double>(fill: 0)
     @exclusivity(unchecked) var springC = Column<Double>(fill: 0)
     /// The flat pass's list of whole blocks to ease together (one per 8 entries of capacity).
     @exclusivity(unchecked) private var vectorBlocks = Column<Int32>(capacity: 64 / 8 + 1, fill: 0)
@@ -110,15 +112,15 @@ final class TimingStore {
         started.free(); completed.free(); refCount.free(); firstRecord.free(); delegateCount.free()
         vectorKind.free(); vectorBlocks.free(); durationColumn.free(); speedColumn.free()
         curveAX.free(); curveBX.free(); curveCX.free(); curveAY.free(); curveBY.free(); curveCY.free()
-        springA.free(); springW.free(); springB.free(); springC.free()
+        springA.free(); springW.free(); springPhi.free(); springR.free(); springC.free()
     }
 
     var liveCount: Int { highWater - freeList.count }
-    /// Bytes of the entry columns (capacity, not live entries): 17 doubles, 3 Int32 and 7
+    /// Bytes of the entry columns (capacity, not live entries): 18 doubles, 3 Int32 and 7
     /// one-byte columns per entry, the parameters, the block list and the curve and spring
     /// tables.
     var bytesAllocated: Int {
-        capacity * (17 * 8 + 3 * 4 + 7 + MemoryLayout<TimingParameters>.stride)
+        capacity * (18 * 8 + 3 * 4 + 7 + MemoryLayout<TimingParameters>.stride)
             + (capacity / 8 + 1) * 4 + curves.capacity * MemoryLayout<UnitBezier>.stride
             + springs.capacity * MemoryLayout<SpringCurve>.stride
     }
@@ -157,7 +159,7 @@ final class TimingStore {
         vectorKind.grow(to: c); vectorBlocks.grow(to: c / 8 + 1); durationColumn.grow(to: c); speedColumn.grow(to: c)
         curveAX.grow(to: c); curveBX.grow(to: c); curveCX.grow(to: c)
         curveAY.grow(to: c); curveBY.grow(to: c); curveCY.grow(to: c)
-        springA.grow(to: c); springW.grow(to: c); springB.grow(to: c); springC.grow(to: c)
+        springA.grow(to: c); springW.grow(to: c); springPhi.grow(to: c); springR.grow(to: c); springC.grow(to: c)
         capacity = c
     }
 
@@ -203,7 +205,8 @@ final class TimingStore {
         let spring = springs[Int(p.spring)]
         springA[i] = p.spring != 0 ? spring.a : 0
         springW[i] = p.spring != 0 ? spring.w : 0
-        springB[i] = p.spring != 0 ? spring.b : 0
+        springPhi[i] = p.spring != 0 ? spring.phase : 0
+        springR[i] = p.spring != 0 ? (1 + spring.b * spring.b).squareRoot() : 1
         springC[i] = p.spring != 0 ? spring.c : 0
         durationColumn[i] = p.duration
         speedColumn[i] = p.speed
@@ -387,7 +390,8 @@ final class TimingStore {
 
     /// A block with springs of their own (kind 4, started): the spring lanes inside their
     /// active duration solved 8 at a time, progress = 1 - exp(-a t) (cos(w t) + b sin(w t) +
-    /// c t) with t = (now - begin) * speed (`SpringCurve`); every other live lane, and a
+    /// c t) with t = (now - begin) * speed (`SpringCurve`, as `SpringKernel` computes it);
+    /// every other live lane, and a
     /// spring lane whose angle w t is beyond the vector sine's range, by `evaluateEntry`.
     @inline(never)
     private func evaluateSpringBlock(_ b: Int, lanes: Int, live: UInt64, springs: UInt64, now: Double) {
@@ -398,15 +402,15 @@ final class TimingStore {
         let angle = load8(springW.base, b) * t
         let inRange = maskLanes(angle .< 1e5)
         let y = SpringKernel.progress(t: t, a: load8(springA.base, b), w: load8(springW.base, b),
-                                      b: load8(springB.base, b), c: load8(springC.base, b))
+                                      phi: load8(springPhi.base, b), r: load8(springR.base, b), c: load8(springC.base, b))
         let ok = inside & inRange
         let all = SIMD8<Int64>(repeating: -1)
         if springs == 0x0101_0101_0101_0101 && ok == all {
+            // A spring entry is neither cumulative (its iteration stays 0) nor a group (no
+            // child reads its childTime): phase and progress are all it writes.
             UnsafeMutableRawPointer(phase.base + b)
                 .storeBytes(of: SIMD8<UInt8>(repeating: TimingPhase.active.rawValue), as: SIMD8<UInt8>.self)
-            UnsafeMutableRawPointer(iteration.base + b).storeBytes(of: SIMD8<Double>(), as: SIMD8<Double>.self)
             UnsafeMutableRawPointer(progress.base + b).storeBytes(of: y, as: SIMD8<Double>.self)
-            UnsafeMutableRawPointer(childTime.base + b).storeBytes(of: y * d, as: SIMD8<Double>.self)
             return
         }
         for j in 0..<lanes where (live >> UInt64(8 * j)) & 1 != 0 {
