@@ -40,10 +40,14 @@ let package = Package(
             swiftSettings: release
         ),
         // The same semantics written the classic way: the correctness oracle and baseline.
+        // Core Animation's layer classes (Sources/Strata/Layers/Toolbox, listed in its
+        // `shared-sources`) are compiled here too: one source for both engines.
         .target(
             name: "StrataReference",
             dependencies: ["StrataGeometry", "StrataSnapshot", "StrataOverrides"],
-            swiftSettings: release
+            exclude: ["shared-sources"],
+            swiftSettings: release + [.define("STRATA_REFERENCE")],
+            plugins: ["SharedSources"]
         ),
         // Operation scripts both engines run: benchmark scenes and differential-fuzzing cases.
         .target(name: "StrataScript", swiftSettings: release),

@@ -104,7 +104,8 @@ open class CALayer: NSObject, CAMediaTiming {
 
     /// The key-value default of `key` for this class (Apple's API; the built-in defaults).
     open class func defaultValue(forKey key: String) -> Any? {
-        guard let spec = PropertyCatalog.spec(key), spec.kind != .object else { return nil }
+        guard let spec = PropertyCatalog.spec(key) else { return toolboxDefault(forKey: key) }
+        guard spec.kind != .object else { return nil }
         return Boxing.box(spec.defaultValue, kind: spec.kind)
     }
 
@@ -450,12 +451,24 @@ open class CALayer: NSObject, CAMediaTiming {
     // MARK: the tree (CALayer+Tree.swift)
 
     /// The parent layer, or nil.
-    open var superlayer: CALayer? { isCopy ? nil : parentLayer }
+    /// The farthest descendant (or this layer) containing `p`, a point in the superlayer's
+    /// coordinates; nil when none does (hidden layers hit nothing). Override to change it.
+    open func hitTest(_ p: CGPoint) -> CALayer? { hitTestWalk(p) }
+
+    /// Whether `p`, in this layer's coordinates, is inside it: its bounds. Override for
+    /// other shapes (hitTest(_:) asks it).
+    open func contains(_ p: CGPoint) -> Bool { bounds.contains(p) }
+
+    /// A presentation copy's is the presentation copy of its model's superlayer.
+    open var superlayer: CALayer? { isCopy ? modelLayerRef?.superlayer?.presentation() : parentLayer }
 
     /// The sublayers in order (nil when there are none). Setting it replaces them all and
     /// runs this layer's `sublayers` action (a fade transition by default).
     open var sublayers: [CALayer]? {
-        get { isCopy || sublayerList.isEmpty ? nil : sublayerList }
+        get {
+            if isCopy { return modelLayerRef?.sublayers?.compactMap { $0.presentation() } }
+            return sublayerList.isEmpty ? nil : sublayerList
+        }
         set { replaceSublayers(with: newValue) }
     }
 

@@ -265,7 +265,7 @@ open class CALayer: NSObject, CAMediaTiming {
 
     /// The key-value default of `key` for this class (Apple's API; built-in defaults).
     open class func defaultValue(forKey key: String) -> Any? {
-        guard let p = PropertyTable.idsByName[key] else { return nil }
+        guard let p = PropertyTable.idsByName[key] else { return toolboxDefault(forKey: key) }
         let info = PropertyTable[p]
         guard info.width > 0 else { return nil }
         return info.defaults.withUnsafeBufferPointer { LaneValue.box($0.baseAddress!, kind: info.kind) }
@@ -497,17 +497,37 @@ open class CALayer: NSObject, CAMediaTiming {
         set { context.setTiming(self, .fillMode, Double(newValue.code)) }
     }
 
+    /// The farthest descendant (or this layer) containing `p`, a point in the superlayer's
+    /// coordinates; nil when none does (hidden layers hit nothing). Override to change it.
+    open func hitTest(_ p: CGPoint) -> CALayer? { hitTestWalk(p) }
+
+    /// Whether `p`, in this layer's coordinates, is inside it: its bounds. Override for
+    /// other shapes (hitTest(_:) asks it).
+    open func contains(_ p: CGPoint) -> Bool { bounds.contains(p) }
+
     // MARK: - the layer tree
     /// The parent layer, or nil.
+    /// A presentation copy's is the presentation copy of its model's superlayer (the
+    /// presentation tree, as Apple's).
     open var superlayer: CALayer? {
-        guard row >= 0 else { return nil }
+        guard row >= 0 else {
+            let m = model()
+            return m !== self ? m.superlayer?.presentation() : nil
+        }
         let p = context.layers.parent[Int(row)]
         return p >= 0 ? context.layers.handle[Int(p)]?.takeUnretainedValue() : nil
     }
 
     /// The sublayers in order (nil when there are none). Setting it replaces them all.
+    /// A presentation copy's are the presentation copies of its model's sublayers.
     open var sublayers: [CALayer]? {
-        get { sublayerList() }
+        get {
+            guard row >= 0 else {
+                let m = model()
+                return m !== self ? m.sublayers?.compactMap { $0.presentation() } : nil
+            }
+            return sublayerList()
+        }
         set { replaceSublayers(newValue) }
     }
 

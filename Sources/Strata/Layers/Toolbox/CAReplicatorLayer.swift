@@ -1,0 +1,102 @@
+import Foundation
+
+/// A layer that draws its sublayers `instanceCount` times (Apple's `CAReplicatorLayer`):
+/// instance k is transformed by `instanceTransform` applied k times, its colour multiplied by
+/// `instanceColor` with the offsets added k times, and its animations delayed by k times
+/// `instanceDelay`. Every property but `preservesDepth` is animatable, implicitly too.
+open class CAReplicatorLayer: CALayer {
+    /// Copies drawn, the original included (1 by default).
+    open var instanceCount: Int {
+        get { ToolboxValues.int(value(forKey: "instanceCount"), 1) }
+        set { setValue(newValue, forKey: "instanceCount") }
+    }
+    /// Whether instances keep their depth (false: flattened into the layer's plane).
+    open var preservesDepth: Bool {
+        get { ToolboxValues.bool(value(forKey: "preservesDepth"), false) }
+        set { setValue(newValue, forKey: "preservesDepth") }
+    }
+    /// Seconds each instance's time lags the one before (0 by default).
+    open var instanceDelay: Double {
+        get { ToolboxValues.double(value(forKey: "instanceDelay"), 0) }
+        set { setValue(newValue, forKey: "instanceDelay") }
+    }
+    /// The transform from one instance to the next, about the layer's centre (identity).
+    open var instanceTransform: CATransform3D {
+        get { ToolboxValues.transform(value(forKey: "instanceTransform")) }
+        set { setValue(newValue, forKey: "instanceTransform") }
+    }
+    /// The colour the first instance is multiplied by (opaque white by default).
+    open var instanceColor: CGColor? {
+        get { ToolboxValues.color(value(forKey: "instanceColor")) }
+        set { setValue(newValue, forKey: "instanceColor") }
+    }
+    /// Added to the red component per instance (0 by default).
+    open var instanceRedOffset: Float {
+        get { ToolboxValues.float(value(forKey: "instanceRedOffset"), 0) }
+        set { setValue(newValue, forKey: "instanceRedOffset") }
+    }
+    /// Added to the green component per instance (0 by default).
+    open var instanceGreenOffset: Float {
+        get { ToolboxValues.float(value(forKey: "instanceGreenOffset"), 0) }
+        set { setValue(newValue, forKey: "instanceGreenOffset") }
+    }
+    /// Added to the blue component per instance (0 by default).
+    open var instanceBlueOffset: Float {
+        get { ToolboxValues.float(value(forKey: "instanceBlueOffset"), 0) }
+        set { setValue(newValue, forKey: "instanceBlueOffset") }
+    }
+    /// Added to the alpha component per instance (0 by default).
+    open var instanceAlphaOffset: Float {
+        get { ToolboxValues.float(value(forKey: "instanceAlphaOffset"), 0) }
+        set { setValue(newValue, forKey: "instanceAlphaOffset") }
+    }
+
+    static let animatableKeys: Set<String> = ["instanceCount", "instanceDelay", "instanceTransform", "instanceColor",
+                                              "instanceRedOffset", "instanceGreenOffset", "instanceBlueOffset",
+                                              "instanceAlphaOffset"]
+
+    open override class func defaultValue(forKey key: String) -> Any? {
+        switch key {
+        case "instanceCount": return 1
+        case "preservesDepth": return false
+        case "instanceDelay": return 0.0
+        case "instanceTransform": return CATransform3DIdentity
+        case "instanceColor": return CGColor(red: 1, green: 1, blue: 1, alpha: 1)
+        case "instanceRedOffset", "instanceGreenOffset", "instanceBlueOffset", "instanceAlphaOffset": return Float(0)
+        default: return super.defaultValue(forKey: key)
+        }
+    }
+
+    open override class func defaultAction(forKey event: String) -> CAAction? {
+        animatableKeys.contains(event) ? ToolboxImplicitAction.shared : super.defaultAction(forKey: event)
+    }
+
+    /// Instance `k`'s colour multiplier: `instanceColor` (white when nil) plus k times the
+    /// offsets, each component clamped to 0...1, as Core Animation composes them.
+    public func effectiveInstanceColor(at k: Int) -> [CGFloat] {
+        let base = instanceColor?.components ?? [1, 1, 1, 1]
+        let rgba = base.count >= 4 ? Array(base.prefix(4)) : [base[0], base[0], base[0], base.last ?? 1]
+        let offsets = [instanceRedOffset, instanceGreenOffset, instanceBlueOffset, instanceAlphaOffset]
+        return (0..<4).map { min(max(rgba[$0] + CGFloat(k) * CGFloat(offsets[$0]), 0), 1) }
+    }
+
+    /// Instance `k`'s transform: `instanceTransform` concatenated k times.
+    public func effectiveInstanceTransform(at k: Int) -> CATransform3D {
+        var m = CATransform3DIdentity
+        let step = instanceTransform
+        for _ in 0..<max(0, k) { m = CATransform3DConcat(m, step) }
+        return m
+    }
+}
+
+/// A layer that keeps its sublayers in 3-D (Apple's `CATransformLayer`): it draws nothing
+/// of its own (background, border, contents, shadow and mask are ignored, as are its
+/// opacity's flattening and `masksToBounds`); its sublayers are placed with their full 3-D
+/// transforms.
+open class CATransformLayer: CALayer {
+    /// A transform layer is never the layer a point hits: only its sublayers are.
+    open override func hitTest(_ p: CGPoint) -> CALayer? {
+        let hit = super.hitTest(p)
+        return hit === self ? nil : hit
+    }
+}

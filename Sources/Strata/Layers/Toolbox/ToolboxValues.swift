@@ -1,0 +1,90 @@
+import Foundation
+
+// Shared by both engines (this folder is compiled into StrataReference too, through its
+// `shared-sources`): the properties of Core Animation's layer classes that live as keyed
+// values of the layer (the custom-key store both engines keep, model and presentation, with
+// their animations evaluated like any custom key's), so a layer of a class that does not use
+// them pays nothing for them.
+
+/// Reading and writing the toolbox's keyed values with their Swift types.
+enum ToolboxValues {
+    static func cgFloat(_ v: Any?, _ fallback: CGFloat) -> CGFloat {
+        switch v {
+        case let x as CGFloat: return x
+        case let x as Double: return CGFloat(x)
+        case let x as Float: return CGFloat(x)
+        case let x as Int: return CGFloat(x)
+        case let x as NSNumber: return CGFloat(x.doubleValue)
+        default: return fallback
+        }
+    }
+
+    static func double(_ v: Any?, _ fallback: Double) -> Double { Double(cgFloat(v, CGFloat(fallback))) }
+
+    static func float(_ v: Any?, _ fallback: Float) -> Float { Float(cgFloat(v, CGFloat(fallback))) }
+
+    static func int(_ v: Any?, _ fallback: Int) -> Int {
+        switch v {
+        case let x as Int: return x
+        case let x as NSNumber: return x.intValue
+        default:
+            let d = double(v, .nan)
+            return d.isFinite ? Int(d.rounded()) : fallback
+        }
+    }
+
+    static func bool(_ v: Any?, _ fallback: Bool) -> Bool {
+        switch v {
+        case let x as Bool: return x
+        case let x as NSNumber: return x.boolValue
+        default: return fallback
+        }
+    }
+
+    static func point(_ v: Any?, _ fallback: CGPoint) -> CGPoint {
+        if let p = v as? CGPoint { return p }
+        if let n = wrapped(v, "{CGPoint") { return n.pointValue }
+        return fallback
+    }
+
+    static func rect(_ v: Any?, _ fallback: CGRect) -> CGRect {
+        if let r = v as? CGRect { return r }
+        if let n = wrapped(v, "{CGRect") { return n.rectValue }
+        return fallback
+    }
+
+    /// `v` as an NSValue (not a number) whose type encoding starts with `prefix`.
+    private static func wrapped(_ v: Any?, _ prefix: String) -> NSValue? {
+        guard let n = v as? NSValue, !(n is NSNumber) else { return nil }
+        return String(cString: n.objCType).hasPrefix(prefix) ? n : nil
+    }
+
+    static func transform(_ v: Any?) -> CATransform3D {
+        (v as? CATransform3D) ?? CATransform3DIdentity
+    }
+
+    static func color(_ v: Any?) -> CGColor? { v.flatMap { $0 as? CGColor } }
+
+    /// A named constant stored as its raw string (as Apple's KVC hands them back), read from
+    /// either spelling.
+    static func name(_ v: Any?) -> String? {
+        if let s = v as? String { return s }
+        if let r = v as? any RawRepresentable, let s = r.rawValue as? String { return s }
+        return nil
+    }
+}
+
+/// The implicit action of the toolbox's animatable keys (what `defaultAction(forKey:)` of
+/// their classes returns): run, it adds a `CABasicAnimation` of the key with the
+/// transaction's duration and timing function (`.default` when none is set), from the value
+/// shown to the new one, as the built-in action of a built-in property does. Stateless, so
+/// a memoised lookup may keep it.
+final class ToolboxImplicitAction: NSObject, CAAction {
+    static let shared = ToolboxImplicitAction()
+
+    func run(forKey event: String, object anObject: Any, arguments dict: [AnyHashable: Any]?) {
+        let a = CABasicAnimation(keyPath: event)
+        a.timingFunction = CATransaction.animationTimingFunction() ?? CAMediaTimingFunction(name: .default)
+        a.run(forKey: event, object: anObject, arguments: dict)
+    }
+}
