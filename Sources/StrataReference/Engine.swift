@@ -55,7 +55,7 @@ final class ReferenceEngine {
     var startedThisFrame: [AnimationRuntime] = []
     var completedThisFrame: [AnimationRuntime] = []
     /// Durations of the `View.animate` blocks running on this thread.
-    var viewAnimationBlocks: [Double] = []
+    var viewAnimationBlocks: [ViewAnimationBlock] = []
 
     /// This thread's engine, created on first use.
     static var current: ReferenceEngine {

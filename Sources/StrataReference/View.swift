@@ -81,35 +81,14 @@ open class View: NSObject, CALayerDelegate {
     }
 
     /// The view's answer in the lookup chain: NSNull outside an animation block; inside one,
-    /// a CABasicAnimation for properties whose built-in action animates them (NSNull for
-    /// other keys).
+    /// the block's animation for animatable properties (NSNull for other keys).
     open func action(for layer: CALayer, forKey event: String) -> CAAction? {
-        guard let duration = ReferenceEngine.current.viewAnimationBlocks.last else { return NSNull() }
+        guard let block = ReferenceEngine.current.viewAnimationBlocks.last else { return NSNull() }
         guard let spec = PropertyCatalog.spec(event), spec.implicitAction == .basic else { return NSNull() }
-        let animation = CABasicAnimation(keyPath: event)
-        animation.duration = duration
-        animation.timingFunction = CAMediaTimingFunction(name: .easeInEaseOut)
-        return animation
+        return View.blockAction(block, for: layer, forKey: event)
     }
 
-    /// Runs `animations` at once, animating the changes it makes to views' layers over
-    /// `duration` (easeInEaseOut); `completion(true)` runs when they have all finished.
-    open class func animate(withDuration duration: Double, animations: () -> Void,
-                            completion: ((Bool) -> Void)? = nil) {
-        guard duration.isFinite && duration >= 0 else {
-            StrataDiagnostics.emit(.nonFiniteValue,
-                "View.animate(withDuration: \(duration)): duration must be finite and >= 0; changes applied without animation")
-            animations()
-            completion?(false)
-            return
-        }
-        let engine = ReferenceEngine.current
-        CATransaction.begin()
-        CATransaction.setAnimationDuration(duration)
-        if let completion { CATransaction.setCompletionBlock { completion(true) } }
-        engine.viewAnimationBlocks.append(duration)
-        animations()
-        engine.viewAnimationBlocks.removeLast()
-        CATransaction.commit()
-    }
+    static var currentAnimationBlock: ViewAnimationBlock? { ReferenceEngine.current.viewAnimationBlocks.last }
+    static func pushAnimationBlock(_ block: ViewAnimationBlock) { ReferenceEngine.current.viewAnimationBlocks.append(block) }
+    static func popAnimationBlock() { ReferenceEngine.current.viewAnimationBlocks.removeLast() }
 }

@@ -425,7 +425,8 @@ final class PresentationCopyTests: XCTestCase {
         XCTAssertEqual(l.presentation()!.opacity, 0, "the presentation snapped to the model")
         XCTAssertTrue(p.model() === l && q.model() === l && s.model() === l)
         XCTAssertTrue(p.presentation() === p, "a copy's presentation is itself")
-        XCTAssertNil(p.superlayer)
+        XCTAssertTrue(p.superlayer?.model() === l.superlayer, "a copy's superlayer is in the presentation tree")
+        XCTAssertFalse(p.superlayer === l.superlayer, "a presentation copy, not the model layer")
     }
 
     func test_aCopyOfACopyAndCopiesOfSubclassesKeepTheirValues() throws {

@@ -47,7 +47,19 @@ open class CAAnimation: NSObject, CAMediaTiming, CAAction, NSCopying {
         repeatCount = o.repeatCount; repeatDuration = o.repeatDuration; autoreverses = o.autoreverses
         fillMode = o.fillMode; timingFunction = o.timingFunction; delegate = o.delegate
         isRemovedOnCompletion = o.isRemovedOnCompletion
+        keyedValues = o.keyedValues
     }
+
+    /// Values stored under keys of the application's own (Apple's CAAnimation is
+    /// key-value coding compliant for any key: `anim.setValue("fade", forKey: "id")`).
+    /// Copies keep them.
+    private var keyedValues: [String: Any] = [:]
+
+    /// The value stored under `key` (nil when none).
+    open func value(forKey key: String) -> Any? { keyedValues[key] }
+
+    /// Stores `value` under `key` (nil removes it).
+    open func setValue(_ value: Any?, forKey key: String) { keyedValues[key] = value }
 
     /// Adds a copy of the animation to `anObject` (a `CALayer`) under `event`; a property
     /// animation with no key path animates `event`, and unset from/to values are taken from

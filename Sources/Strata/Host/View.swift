@@ -82,20 +82,18 @@ open class View: NSObject, CALayerDelegate {
     }
 
     /// The view's answer in the lookup chain: NSNull outside an animation block; inside one,
-    /// a CABasicAnimation for animatable properties (NSNull for other keys).
+    /// the block's animation for animatable properties (NSNull for other keys; see
+    /// View+Animation.swift).
     open func action(for layer: CALayer, forKey event: String) -> CAAction? {
         guard let block = View.animationBlocks.last else { return NSNull() }
         guard let p = PropertyTable.idsByName[event], PropertyTable[p].action == .basic else { return NSNull() }
-        let a = CABasicAnimation(keyPath: event)
-        a.duration = block.duration
-        a.timingFunction = CAMediaTimingFunction.easeInEaseOutCurve
-        return a
+        return View.blockAction(block, for: layer, forKey: event)
     }
 
-    private struct AnimationBlock { let duration: Double }
-    nonisolated(unsafe) private static var animationBlocksStorage: [UInt: [AnimationBlock]] = [:]
+    nonisolated(unsafe) private static var animationBlocksStorage: [UInt: [ViewAnimationBlock]] = [:]
     private static let blocksLock = NSLock()
-    private static var animationBlocks: [AnimationBlock] {
+    /// This thread's open animation blocks, innermost last.
+    private static var animationBlocks: [ViewAnimationBlock] {
         get {
             blocksLock.lock(); defer { blocksLock.unlock() }
             return animationBlocksStorage[threadID()] ?? []
@@ -107,22 +105,7 @@ open class View: NSObject, CALayerDelegate {
     }
     private static func threadID() -> UInt { UInt(bitPattern: Int(pthread_self())) }
 
-    /// Runs `animations` at once, animating the changes it makes to views' layers over
-    /// `duration` (easeInEaseOut); `completion(true)` runs when they have all finished.
-    open class func animate(withDuration duration: Double, animations: () -> Void,
-                            completion: ((Bool) -> Void)? = nil) {
-        guard duration.isFinite && duration >= 0 else {
-            StrataDiagnostics.emit(.nonFiniteValue, "View.animate(withDuration: \(duration)): duration must be finite and >= 0; changes applied without animation")
-            animations()
-            completion?(false)
-            return
-        }
-        CATransaction.begin()
-        CATransaction.setAnimationDuration(duration)
-        if let completion { CATransaction.setCompletionBlock { completion(true) } }
-        animationBlocks.append(AnimationBlock(duration: duration))
-        animations()
-        animationBlocks.removeLast()
-        CATransaction.commit()
-    }
+    static var currentAnimationBlock: ViewAnimationBlock? { animationBlocks.last }
+    static func pushAnimationBlock(_ block: ViewAnimationBlock) { animationBlocks.append(block) }
+    static func popAnimationBlock() { animationBlocks.removeLast() }
 }
