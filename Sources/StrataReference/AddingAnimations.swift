@@ -24,6 +24,10 @@ extension ReferenceEngine {
         guard let runtime = makeRuntime(animation, layer: layer, key: storageKey, fromAction: fromAction,
                                         groupDuration: nil) else { return }
         replace(with: runtime, on: layer)
+        // A key its class displays for: the presentation draws at every frame while it runs.
+        let paths = (animation as? CAAnimationGroup)?.animations?.compactMap { ($0 as? CAPropertyAnimation)?.keyPath }
+            ?? [(animation as? CAPropertyAnimation)?.keyPath].compactMap { $0 }
+        for p in paths where type(of: layer).needsDisplay(forKey: p) { displayQueue.noteAnimated(layer, p) }
     }
 
     /// The built-in implicit animation of a property change: a CABasicAnimation from the old
@@ -442,4 +446,9 @@ extension ReferenceEngine {
     func deliverStops(_ stopped: [CAAnimation], finished: Bool) {
         for animation in stopped { animation.delegate?.animationDidStop(animation, finished: finished) }
     }
+}
+
+extension CALayer {
+    /// This layer's engine's display work.
+    var displayQueue: DisplayQueue { engine.displayQueue }
 }

@@ -57,6 +57,7 @@ open class CALayer: NSObject, CAMediaTiming {
         engine = ReferenceEngine.current
         isCopy = false
         super.init()
+        if type(of: self) != CALayer.self && type(of: self) != CAShapeLayer.self { engine.displayQueue.watchesKeys = true }
         engine.liveLayerCount += 1
         engine.topTransaction()
         engine.uncommittedLayers[ObjectIdentifier(self)] = LayerRef(self)
@@ -67,6 +68,7 @@ open class CALayer: NSObject, CAMediaTiming {
         engine = ReferenceEngine.current
         isCopy = false
         super.init()
+        if type(of: self) != CALayer.self && type(of: self) != CAShapeLayer.self { engine.displayQueue.watchesKeys = true }
         engine.liveLayerCount += 1
         engine.topTransaction()
         engine.uncommittedLayers[ObjectIdentifier(self)] = LayerRef(self)
@@ -451,6 +453,31 @@ open class CALayer: NSObject, CAMediaTiming {
     // MARK: the tree (CALayer+Tree.swift)
 
     /// The parent layer, or nil.
+    // MARK: - drawing (CALayer+Display.swift)
+
+    /// Marks the layer for display at the next commit.
+    open func setNeedsDisplay() { displayQueue.mark(self) }
+
+    /// Marks the layer for display (the whole layer: there is no partial redraw here).
+    open func setNeedsDisplay(_ r: CGRect) { displayQueue.mark(self) }
+
+    /// Whether the layer is marked for display.
+    open func needsDisplay() -> Bool { displayQueue.isMarked(self) }
+
+    /// Displays the layer now if it is marked.
+    open func displayIfNeeded() {
+        guard displayQueue.isMarked(self) else { return }
+        displayQueue.unmark(self)
+        display()
+    }
+
+    /// Updates the contents: the delegate's `display(_:)`, else `draw(in:)` into a
+    /// recording context that becomes the contents. Override to set `contents` yourself.
+    open func display() { defaultDisplay() }
+
+    /// Draws the layer's contents into `ctx`: the delegate's `draw(_:in:)` by default.
+    open func draw(in ctx: CGContext) { delegate?.draw(self, in: ctx) }
+
     /// The farthest descendant (or this layer) containing `p`, a point in the superlayer's
     /// coordinates; nil when none does (hidden layers hit nothing). Override to change it.
     open func hitTest(_ p: CGPoint) -> CALayer? { hitTestWalk(p) }

@@ -56,6 +56,8 @@ final class ReferenceEngine {
     var completedThisFrame: [AnimationRuntime] = []
     /// Durations of the `View.animate` blocks running on this thread.
     var viewAnimationBlocks: [ViewAnimationBlock] = []
+    /// Layers to display at the next commit and layers drawing animated keys (CALayer+Display).
+    let displayQueue = DisplayQueue()
 
     /// This thread's engine, created on first use.
     static var current: ReferenceEngine {

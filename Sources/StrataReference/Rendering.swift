@@ -39,6 +39,7 @@ extension ReferenceEngine {
     /// added), then tells delegates (starts, then stops) and runs completion blocks that
     /// are due.
     func endFrame() {
+        if displayQueue.hasAnimating { displayQueue.displayAnimated() }
         let started = startedThisFrame.filter { $0.isAttached }
         let completed = completedThisFrame
         startedThisFrame = []

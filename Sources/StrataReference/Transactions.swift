@@ -192,6 +192,18 @@ extension ReferenceEngine {
 
     /// Pops the innermost level; at the bottom of the stack this is the real commit.
     func commitTop() {
+        // The outermost commit displays marked layers first (their drawing joins it).
+        if transactions.count == 1 && (displayQueue.hasMarked || displayQueue.watchesKeys || displayQueue.watchesBounds) {
+            if displayQueue.watchesKeys || displayQueue.watchesBounds {
+                for (ref, keys) in changedProperties.values {
+                    let custom = type(of: ref.layer) != CALayer.self && type(of: ref.layer) != CAShapeLayer.self
+                    for key in keys where custom || (displayQueue.watchesBounds && key == "bounds") {
+                        ref.layer.noteDisplayChange(key)
+                    }
+                }
+            }
+            if displayQueue.hasMarked { displayQueue.displayMarked() }
+        }
         guard let top = transactions.popLast() else { return }
         if let group = top.completion {
             group.isCommitted = true

@@ -47,19 +47,24 @@ open class CAAnimation: NSObject, CAMediaTiming, CAAction, NSCopying {
         repeatCount = o.repeatCount; repeatDuration = o.repeatDuration; autoreverses = o.autoreverses
         fillMode = o.fillMode; timingFunction = o.timingFunction; delegate = o.delegate
         isRemovedOnCompletion = o.isRemovedOnCompletion
-        keyedValues = o.keyedValues
+        if _slowPath(AnimationKeyedValues.inUse) { AnimationKeyedValues.copy(from: o, to: self) }
     }
+
+    /// A spring animation's spring (`CASpringAnimation` overrides it): a method, so the
+    /// timing store asks without a dynamic cast on every add.
+    func springCurve() -> SpringCurve? { nil }
+
+    /// Whether a spring animation's parameters are valid (true for every other animation).
+    func validateSpring() -> Bool { true }
 
     /// Values stored under keys of the application's own (Apple's CAAnimation is
     /// key-value coding compliant for any key: `anim.setValue("fade", forKey: "id")`).
-    /// Copies keep them.
-    private var keyedValues: [String: Any] = [:]
-
-    /// The value stored under `key` (nil when none).
-    open func value(forKey key: String) -> Any? { keyedValues[key] }
+    /// Copies keep them. (Kept in a side table, not a stored property: an animation that
+    /// stores none pays nothing for it.)
+    open func value(forKey key: String) -> Any? { AnimationKeyedValues.value(self, key) }
 
     /// Stores `value` under `key` (nil removes it).
-    open func setValue(_ value: Any?, forKey key: String) { keyedValues[key] = value }
+    open func setValue(_ value: Any?, forKey key: String) { AnimationKeyedValues.set(self, key, value) }
 
     /// Adds a copy of the animation to `anObject` (a `CALayer`) under `event`; a property
     /// animation with no key path animates `event`, and unset from/to values are taken from
@@ -93,5 +98,43 @@ open class CAAnimation: NSObject, CAMediaTiming, CAAction, NSCopying {
             return false
         }
         return true
+    }
+}
+
+/// The keyed values of animations that have any, by animation (weakly: an entry whose
+/// animation is gone is dropped when its identifier is seen again or at the next store).
+enum AnimationKeyedValues {
+    private final class Entry {
+        weak var owner: CAAnimation?
+        var values: [String: Any]
+        init(_ owner: CAAnimation, _ values: [String: Any]) { self.owner = owner; self.values = values }
+    }
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var table: [ObjectIdentifier: Entry] = [:]
+    /// Set once any animation has stored a value: copies look only then.
+    nonisolated(unsafe) static var inUse = false
+
+    static func value(_ a: CAAnimation, _ key: String) -> Any? {
+        guard inUse else { return nil }
+        lock.lock(); defer { lock.unlock() }
+        guard let e = table[ObjectIdentifier(a)], e.owner === a else { return nil }
+        return e.values[key]
+    }
+
+    static func set(_ a: CAAnimation, _ key: String, _ value: Any?) {
+        lock.lock(); defer { lock.unlock() }
+        inUse = true
+        if table.count > 64 && table.count.isMultiple(of: 64) { table = table.filter { $0.value.owner != nil } }
+        if let e = table[ObjectIdentifier(a)], e.owner === a {
+            e.values[key] = value
+        } else if let value {
+            table[ObjectIdentifier(a)] = Entry(a, [key: value])
+        }
+    }
+
+    static func copy(from o: CAAnimation, to c: CAAnimation) {
+        lock.lock(); defer { lock.unlock() }
+        guard let e = table[ObjectIdentifier(o)], e.owner === o, !e.values.isEmpty else { return }
+        table[ObjectIdentifier(c)] = Entry(c, e.values)
     }
 }

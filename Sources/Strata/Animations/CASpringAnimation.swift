@@ -58,9 +58,11 @@ open class CASpringAnimation: CABasicAnimation {
         return c
     }
 
+    override func springCurve() -> SpringCurve? { SpringCurve(self) }
+
     /// Are the spring's parameters valid (finite, mass and stiffness positive, damping not
     /// negative)? Reports why not.
-    func validateSpring() -> Bool {
+    override func validateSpring() -> Bool {
         let values: [(String, Double)] = [("mass", Double(mass)), ("stiffness", Double(stiffness)),
                                           ("damping", Double(damping)), ("initialVelocity", Double(initialVelocity))]
         for (name, v) in values where !v.isFinite {

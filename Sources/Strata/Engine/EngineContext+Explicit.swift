@@ -80,6 +80,7 @@ extension EngineContext {
         let e = entry(for: params)
         removeAnimation(row: layer.row, key: keyID, finished: false, replacing: prepared.property)
         let id = install(prepared, object: stored, layer: layer, key: keyID, timing: e)
+        if _slowPath(layers.flags[Int(layer.row)] & LayerFlags.customClass != 0) { noteDisplayedAnimation(stored, layer) }
         if fromAction && id >= 0, let c = changeInFlight, c.row == layer.row, animations.records[Int(id)].property == c.property.raw {
             animations.records[Int(id)].flags |= RecordFlags.startsAtChange
         }
@@ -103,7 +104,7 @@ extension EngineContext {
     /// (`Prepared.property`: the property it animates, -1 for none.)
     func prepare(_ a: CAAnimation, layer: CALayer) -> Prepared? {
         guard a.validateTiming() else { return nil }
-        if let s = a as? CASpringAnimation, !s.validateSpring() { return nil }
+        guard a.validateSpring() else { return nil }
         let row = layer.row
         if a is CATransition { return .transition }
         if let g = a as? CAAnimationGroup {
@@ -488,4 +489,32 @@ extension EngineContext {
         animations.objects[Int(id)] = a
         return a
     }
+}
+
+extension EngineContext {
+    /// A layer of a class of its own animates a key its class displays for: its presentation
+    /// draws at every frame while the animation runs (CALayer+Display).
+    @inline(never)
+    func noteDisplayedAnimation(_ a: CAAnimation, _ layer: CALayer) {
+        let paths: [String]
+        if let g = a as? CAAnimationGroup {
+            paths = (g.animations ?? []).compactMap { ($0 as? CAPropertyAnimation)?.keyPath }
+        } else {
+            paths = (a as? CAPropertyAnimation)?.keyPath.map { [$0] } ?? []
+        }
+        for p in paths where type(of: layer).needsDisplay(forKey: p) { displayQueue.noteAnimated(layer, p) }
+    }
+
+    /// This engine's display work, made on first use.
+    var displayQueue: DisplayQueue {
+        if let q = displayWork { return q }
+        let q = DisplayQueue()
+        displayWork = q
+        return q
+    }
+}
+
+extension CALayer {
+    /// This layer's engine's display work.
+    var displayQueue: DisplayQueue { engine.displayQueue }
 }

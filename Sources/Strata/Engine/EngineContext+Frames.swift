@@ -378,6 +378,7 @@ extension EngineContext {
     /// Retires finished animations, then calls animationDidStart / animationDidStop and the
     /// completion blocks whose animations are all done.
     func endFrame() {
+        if _slowPath(displayWork != nil), displayWork!.hasAnimating { displayWork!.displayAnimated() }
         freezeLiveCopies()
         // Callbacks of one frame go out in add order (record sequence).
         var started: [(UInt64, CAAnimation)] = []

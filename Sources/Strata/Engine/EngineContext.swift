@@ -8,6 +8,9 @@ import Glibc
 /// animation and timing stores, the transaction stack, the clock and the lookup strategy.
 /// Layers created on a thread live in that thread's engine.
 final class EngineContext {
+    /// Layers to display at the next commit and layers drawing animated keys (CALayer+Display):
+    /// made on first use, so engines that never draw allocate nothing for it.
+    var displayWork: DisplayQueue?
     let layers = LayerStore()
     let animations = AnimationStore()
     let timings = TimingStore()

@@ -195,6 +195,7 @@ open class CALayer: NSObject, CAMediaTiming {
         var f: UInt16 = 0
         if cls != CALayer.self && cls != CAShapeLayer.self {
             f |= LayerFlags.customClass
+            engine.displayQueue.watchesKeys = true
             if ActionOverride.overrides(cls) { f |= LayerFlags.overridesAction }
         }
         if self is CAShapeLayer { f |= LayerFlags.isShape }
@@ -504,6 +505,31 @@ open class CALayer: NSObject, CAMediaTiming {
     /// Whether `p`, in this layer's coordinates, is inside it: its bounds. Override for
     /// other shapes (hitTest(_:) asks it).
     open func contains(_ p: CGPoint) -> Bool { bounds.contains(p) }
+
+    // MARK: - drawing (CALayer+Display.swift)
+
+    /// Marks the layer for display at the next commit.
+    open func setNeedsDisplay() { displayQueue.mark(self) }
+
+    /// Marks the layer for display (the whole layer: there is no partial redraw here).
+    open func setNeedsDisplay(_ r: CGRect) { displayQueue.mark(self) }
+
+    /// Whether the layer is marked for display.
+    open func needsDisplay() -> Bool { displayQueue.isMarked(self) }
+
+    /// Displays the layer now if it is marked.
+    open func displayIfNeeded() {
+        guard displayQueue.isMarked(self) else { return }
+        displayQueue.unmark(self)
+        display()
+    }
+
+    /// Updates the contents: the delegate's `display(_:)`, else `draw(in:)` into a
+    /// recording context that becomes the contents. Override to set `contents` yourself.
+    open func display() { defaultDisplay() }
+
+    /// Draws the layer's contents into `ctx`: the delegate's `draw(_:in:)` by default.
+    open func draw(in ctx: CGContext) { delegate?.draw(self, in: ctx) }
 
     // MARK: - the layer tree
     /// The parent layer, or nil.

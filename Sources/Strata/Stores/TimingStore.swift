@@ -128,7 +128,7 @@ final class TimingStore {
     /// The spring id of a spring animation's parameters (0 for any other animation),
     /// interning new springs. Springs must have been validated (`validateSpring`).
     func springID(_ a: CAAnimation) -> Int32 {
-        guard let s = a as? CASpringAnimation, let curve = SpringCurve(s) else { return 0 }
+        guard let curve = a.springCurve() else { return 0 }
         if let i = springIndex[curve] { return i }
         let id = Int32(springs.count)
         springs.append(curve)
@@ -199,15 +199,16 @@ final class TimingStore {
             && p.duration > 0 && p.duration.isFinite && p.speed.isFinite
         if p.spring != 0 {
             vectorKind[i] = simple && p.curve == 0 ? 4 : 0
+            // Only spring entries (kind 4) read these columns.
+            let spring = springs[Int(p.spring)]
+            springA[i] = spring.a
+            springW[i] = spring.w
+            springPhi[i] = spring.phase
+            springR[i] = (1 + spring.b * spring.b).squareRoot()
+            springC[i] = spring.c
         } else {
             vectorKind[i] = simple ? (p.curve == 0 ? 2 : 1) : 0
         }
-        let spring = springs[Int(p.spring)]
-        springA[i] = p.spring != 0 ? spring.a : 0
-        springW[i] = p.spring != 0 ? spring.w : 0
-        springPhi[i] = p.spring != 0 ? spring.phase : 0
-        springR[i] = p.spring != 0 ? (1 + spring.b * spring.b).squareRoot() : 1
-        springC[i] = p.spring != 0 ? spring.c : 0
         durationColumn[i] = p.duration
         speedColumn[i] = p.speed
         let c = curves[Int(p.curve)]

@@ -48,7 +48,10 @@ extension CALayer {
     /// Whether a change of the bounds marks the layer as needing display (false).
     public var needsDisplayOnBoundsChange: Bool {
         get { ToolboxValues.bool(value(forKey: "needsDisplayOnBoundsChange"), false) }
-        set { setValue(newValue, forKey: "needsDisplayOnBoundsChange") }
+        set {
+            if newValue { displayQueue.watchesBounds = true }
+            setValue(newValue, forKey: "needsDisplayOnBoundsChange")
+        }
     }
     /// Whether edges are antialiased (false by default).
     public var allowsEdgeAntialiasing: Bool {

@@ -1,0 +1,159 @@
+import Foundation
+#if STRATA_REFERENCE
+import StrataReference
+#else
+import Strata
+#endif
+import XCTest
+
+/// A layer subclass that draws a bar of its `level` (a key it displays for).
+private final class BarLayer: CALayer {
+    var draws: [CGFloat] = []
+
+    var level: CGFloat {
+        get { (value(forKey: "level") as? CGFloat) ?? 0 }
+        set { setValue(newValue, forKey: "level") }
+    }
+
+    override init() { super.init() }
+    override init(layer: Any) { super.init(layer: layer) }
+    required init?(coder: NSCoder) { super.init(coder: coder) }
+
+    override class func needsDisplay(forKey key: String) -> Bool {
+        key == "level" || super.needsDisplay(forKey: key)
+    }
+
+    override func draw(in ctx: CGContext) {
+        model().draws.append(level)
+        ctx.setFillColor(CGColor(red: 0, green: 1, blue: 0, alpha: 1))
+        ctx.fill(CGRect(x: 0, y: 0, width: bounds.width * level, height: bounds.height))
+    }
+}
+
+private final class DrawingDelegate: NSObject, CALayerDelegate {
+    var drawn = 0, willDraw = 0
+    func draw(_ layer: CALayer, in ctx: CGContext) {
+        drawn += 1
+        ctx.addRect(CGRect(x: 1, y: 2, width: 3, height: 4))
+        ctx.strokePath()
+    }
+    func layerWillDraw(_ layer: CALayer) { willDraw += 1 }
+}
+
+private final class DisplayingDelegate: NSObject, CALayerDelegate {
+    var displayed = 0
+    func display(_ layer: CALayer) {
+        displayed += 1
+        layer.contents = "image"
+    }
+}
+
+/// setNeedsDisplay / display / draw(in:) as Core Animation calls them: at the commit, once
+/// per marked layer; the delegate's display(_:) or draw(_:in:); needsDisplay(forKey:) and
+/// needsDisplayOnBoundsChange; the presentation copy drawing each frame of an animation of a
+/// displayed key.
+final class DisplayTests: XCTestCase {
+    override func setUp() {
+        super.setUp()
+        CATransaction.flush()
+    }
+
+    override func tearDown() {
+        CATransaction.flush()
+        super.tearDown()
+    }
+
+    func test_setNeedsDisplay_drawsAtTheCommit_throughTheDelegate() throws {
+        let layer = CALayer(), delegate = DrawingDelegate()
+        layer.delegate = delegate
+        layer.bounds = CGRect(x: 0, y: 0, width: 30, height: 20)
+        layer.contentsScale = 2
+        CATransaction.flush()   // the implicit transaction those opened: a later commit is the outermost
+        CATransaction.begin()
+        layer.setNeedsDisplay()
+        layer.setNeedsDisplay()
+        XCTAssertTrue(layer.needsDisplay())
+        XCTAssertEqual(delegate.drawn, 0, "not before the commit")
+        CATransaction.commit()
+        XCTAssertEqual(delegate.drawn, 1, "once, however often it was marked")
+        XCTAssertEqual(delegate.willDraw, 1)
+        XCTAssertFalse(layer.needsDisplay())
+        let ctx = try XCTUnwrap(layer.contents as? CGContext, "the drawing is the contents")
+        XCTAssertEqual(ctx.size, CGSize(width: 30, height: 20))
+        XCTAssertEqual(ctx.scale, 2)
+        XCTAssertEqual(ctx.operations.last, .strokePath)
+        XCTAssertNil(layer.animation(forKey: "contents"), "a layer's own drawing does not animate")
+    }
+
+    func test_delegateDisplay_takesOver() {
+        let layer = CALayer(), delegate = DisplayingDelegate()
+        layer.delegate = delegate
+        layer.setNeedsDisplay()
+        CATransaction.flush()
+        XCTAssertEqual(delegate.displayed, 1)
+        XCTAssertEqual(layer.contents as? String, "image")
+    }
+
+    func test_displayIfNeeded_displaysNow() {
+        let layer = BarLayer()
+        layer.level = 0.5
+        CATransaction.flush()
+        let before = layer.draws.count
+        layer.setNeedsDisplay()
+        layer.displayIfNeeded()
+        XCTAssertEqual(layer.draws.count, before + 1)
+        layer.displayIfNeeded()
+        XCTAssertEqual(layer.draws.count, before + 1, "no longer marked")
+    }
+
+    func test_needsDisplayForKey_andOnBoundsChange_markTheLayer() {
+        let bar = BarLayer()
+        CATransaction.flush()
+        bar.draws = []
+        bar.level = 0.25
+        CATransaction.flush()
+        XCTAssertEqual(bar.draws, [0.25], "a displayed key changed: drawn at the commit")
+        bar.cornerRadius = 3
+        CATransaction.flush()
+        XCTAssertEqual(bar.draws, [0.25], "other keys do not redraw")
+
+        let plain = CALayer(), delegate = DrawingDelegate()
+        plain.delegate = delegate
+        plain.bounds = CGRect(x: 0, y: 0, width: 10, height: 10)
+        CATransaction.flush()
+        XCTAssertEqual(delegate.drawn, 0)
+        plain.needsDisplayOnBoundsChange = true
+        plain.bounds = CGRect(x: 0, y: 0, width: 20, height: 10)
+        CATransaction.flush()
+        XCTAssertEqual(delegate.drawn, 1)
+        plain.position = CGPoint(x: 5, y: 5)
+        CATransaction.flush()
+        XCTAssertEqual(delegate.drawn, 1)
+    }
+
+    func test_animatingADisplayedKey_drawsThePresentationEachFrame() throws {
+        let root = CALayer(), bar = BarLayer()
+        withActionsDisabled {
+            bar.bounds = CGRect(x: 0, y: 0, width: 100, height: 10)
+            root.addSublayer(bar)
+        }
+        let renderer = CARenderer(layer: root)
+        renderer.renderFrame(atTime: 0)
+        bar.draws = []
+        let a = CABasicAnimation(keyPath: "level")
+        a.fromValue = CGFloat(0)
+        a.toValue = CGFloat(1)
+        a.duration = 1
+        inTransaction { bar.add(a, forKey: "grow") }
+        renderer.renderFrame(atTime: 0.25)
+        renderer.renderFrame(atTime: 0.5)
+        XCTAssertEqual(bar.draws.count, 2)
+        XCTAssertEqual(Double(bar.draws[0]), 0.25, accuracy: 1e-9)
+        XCTAssertEqual(Double(bar.draws[1]), 0.5, accuracy: 1e-9)
+        let drawing = try XCTUnwrap(bar.presentationDrawing)
+        XCTAssertEqual(drawing.operations.last, .fill(CGRect(x: 0, y: 0, width: 50, height: 10)))
+        renderer.renderFrame(atTime: 1.5)
+        renderer.renderFrame(atTime: 2)
+        XCTAssertEqual(bar.draws.count, 3, "drawn once more at the frame the animation ended, then no more")
+    }
+}
