@@ -22,6 +22,11 @@ public enum ReferenceSuite {
             let s = FrameSpec(width: .position, timing: .own, kind: .keyframe, n: n)
             cases.append(frameCase(s, engine: "reference", quick: false, make: { try makeFrameWorkload(s) }))
         }
+        // Gradients' colours (a keyed array of 8 lanes), beside the fast engine's.
+        for n in [1_000, 10_000] {
+            let s = FrameSpec(width: .gradient, timing: .shared, kind: .basic, n: n)
+            cases.append(frameCase(s, engine: "reference", quick: false, make: { try makeFrameWorkload(s) }))
+        }
         // Springs of their own (one solve per animation), beside the fast engine's.
         for n in [1_000, 10_000] {
             let s = FrameSpec(width: .position, timing: .own, kind: .spring, n: n)

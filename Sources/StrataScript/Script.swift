@@ -48,6 +48,32 @@ public indirect enum Op: Codable, Equatable, Sendable {
     /// Takes the renderer's `snapshot()` (the render-ready frame of the script's root) into
     /// the trace.
     case snapshot
+    /// A layer of one of Core Animation's classes: "gradient", "text", "replicator",
+    /// "transform" (CAGradientLayer, CATextLayer, CAReplicatorLayer, CATransformLayer).
+    case makeClassLayer(id: Int, kind: String)
+    /// A host `View` (100 x 100 at the origin) whose layer is layer `id`.
+    case makeView(id: Int)
+    /// `View.animate(withDuration:delay:options:...)` (the spring variant when `spring` is
+    /// set) running `ops`; a completion, when tagged, logs `view <tag> <finished>`.
+    case viewAnimate(ScriptViewBlock)
+    /// `View.performWithoutAnimation` running `ops`.
+    case performWithoutAnimation([Op])
+}
+
+/// A view animation block of a script.
+public struct ScriptViewBlock: Codable, Equatable, Sendable {
+    public var duration: Double
+    public var delay: Double
+    /// `View.AnimationOptions` raw bits.
+    public var options: UInt
+    /// Damping ratio and initial velocity of the spring variant.
+    public var spring: [Double]?
+    public var ops: [Op]
+    public var tag: Int?
+
+    public init(duration: Double, delay: Double = 0, options: UInt = 0, spring: [Double]? = nil, ops: [Op], tag: Int? = nil) {
+        self.duration = duration; self.delay = delay; self.options = options; self.spring = spring; self.ops = ops; self.tag = tag
+    }
 }
 
 /// What a lookup step answers for a key.
@@ -71,6 +97,8 @@ public enum ScriptValue: Codable, Equatable, Sendable {
     case path([ScriptPathElement])
     /// An array of numbers (a custom key's value), boxed as `[Double]`.
     case numbers([Double])
+    /// An array of colours (CAGradientLayer.colors), boxed as `[CGColor]`.
+    case colors([[Double]])
 }
 
 /// A timing curve's control points.

@@ -26,6 +26,8 @@ public struct ScriptGenerator {
     var ops: [Op] = []
     var depth = 0
     var tags = 0
+    /// Ids of the script's host views (their layers are layers of the script).
+    var viewIDs: [Int] = []
     let maxLayers: Int
 
     /// A generator for `seed`; scripts use up to `maxLayers` layers.
@@ -54,7 +56,8 @@ public struct ScriptGenerator {
     static let scalarKeys = ["opacity", "cornerRadius", "borderWidth", "zPosition", "shadowRadius", "shadowOpacity"]
     static let readKeys = ["opacity", "position", "bounds", "backgroundColor", "cornerRadius", "transform",
                            "position.x", "bounds.size.width", "isHidden", "zPosition", "anchorPoint",
-                           "contents", "progress", "shadowPath", "path", "levels"]
+                           "contents", "progress", "shadowPath", "path", "levels", "colors", "locations",
+                           "startPoint", "fontSize", "foregroundColor", "instanceTransform"]
     static let curves = [ScriptCurve(0, 0, 1, 1), ScriptCurve(0.42, 0, 1, 1), ScriptCurve(0, 0, 0.58, 1),
                          ScriptCurve(0.42, 0, 0.58, 1), ScriptCurve(0.25, 0.1, 0.25, 1)]
 
@@ -77,6 +80,13 @@ public struct ScriptGenerator {
             }
             ops.append(.makeOverridingLayer(id: id, shape: chance(0.2), actions: m,
                                             superDuration: chance(0.5) ? number(0.1...1) : nil))
+        } else if chance(0.12) {
+            // Core Animation's layer classes: their keys are keyed values with class defaults
+            // and implicit actions of their own.
+            ops.append(.makeClassLayer(id: id, kind: pick(["gradient", "gradient", "text", "replicator", "transform"])))
+        } else if chance(0.08) {
+            ops.append(.makeView(id: id))
+            viewIDs.append(id)
         } else {
             ops.append(.makeLayer(id: id, shape: chance(0.2)))
         }
@@ -113,6 +123,16 @@ public struct ScriptGenerator {
         case "progress": return .scalar(number(0...10))
         case "shadowPath", "path": return .path(pathValue())
         case "levels": return .numbers((0..<3).map { _ in number(-10...10) })
+        case "colors":
+            // Mostly two colours (they interpolate colour by colour), sometimes three.
+            return .colors((0..<(chance(0.1) ? 3 : 2)).map { _ in [number(0...1), number(0...1), number(0...1), number(0...1)] })
+        case "locations": return .numbers([number(0...0.5), number(0.5...1)])
+        case "startPoint": return .point(number(0...1), number(0...1))
+        case "fontSize": return .scalar(number(6...48))
+        case "foregroundColor": return .color([number(0...1), number(0...1), number(0...1), number(0...1)])
+        case "instanceTransform":
+            return .transform([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, number(-30...30), number(-30...30), 0, 1])
+        case "instanceAlphaOffset": return .scalar(number(-0.3...0))
         default: return .scalar(number(0...40))
         }
     }
@@ -162,10 +182,14 @@ public struct ScriptGenerator {
     static let settableKeys = ["opacity", "position", "bounds", "backgroundColor", "cornerRadius", "transform",
                                "position.x", "bounds.size.width", "zPosition", "anchorPoint", "isHidden",
                                "contents", "progress", "sublayerTransform", "masksToBounds", "isDoubleSided",
-                               "borderWidth", "shadowOpacity", "anchorPointZ", "shadowPath", "path", "levels"]
+                               "borderWidth", "shadowOpacity", "anchorPointZ", "shadowPath", "path", "levels",
+                               "colors", "locations", "startPoint", "fontSize", "foregroundColor", "instanceTransform",
+                               "instanceAlphaOffset"]
     static let animatableKeys = ["opacity", "position", "bounds", "backgroundColor", "cornerRadius", "transform",
                                  "position.x", "bounds.size.width", "zPosition", "progress", "shadowPath", "path",
-                                 "levels"]
+                                 "levels", "colors", "fontSize", "instanceTransform"]
+    /// Keys whose values are not numbers to add: no `byValue`.
+    static let noByKeys: Set<String> = ["backgroundColor", "transform", "shadowPath", "path", "colors", "instanceTransform"]
 
     mutating func timing(_ a: inout ScriptAnimation) {
         a.duration = chance(0.2) ? 0 : number(0.05...2)
@@ -194,9 +218,12 @@ public struct ScriptGenerator {
             case 4: a.to = value(for: key)
             default: a.by = value(for: key)
             }
-            if key == "backgroundColor" || key == "transform" { a.by = nil; if a.to == nil { a.to = value(for: key) } }
+            if key == "backgroundColor" || key == "transform" || key == "colors" || key == "instanceTransform" {
+                a.by = nil
+                if a.to == nil { a.to = value(for: key) }
+            }
             // Paths have no byValue (they are not numbers).
-            if key == "shadowPath" || key == "path" { a.by = nil }
+            if Self.noByKeys.contains(key) { a.by = nil }
             a.additive = chance(0.15)
             a.cumulative = chance(0.1)
             timing(&a)
@@ -346,11 +373,34 @@ public struct ScriptGenerator {
             default: ops.append(.setStyle(layer: layer(), actions: m))
             }
         case ..<0.84:
+            if !viewIDs.isEmpty && chance(0.5) { viewBlock(); break }
             ops.append(.readKeys(layer: layer()))
         default:
             frame()
             ops.append(.read(layer: layer(), keyPath: pick(Self.readKeys)))
         }
     }
-}
 
+    /// A view animation block (UIKit's API on View): changes of the views' animatable
+    /// properties, sometimes one without animation, with a delay, curve options, repetition
+    /// or the spring variant, and a traced completion.
+    mutating func viewBlock() {
+        var inner: [Op] = []
+        for _ in 0..<Int.random(in: 1...3, using: &rng) {
+            let key = pick(["opacity", "position", "bounds", "backgroundColor", "transform"])
+            inner.append(.set(layer: pick(viewIDs), keyPath: key, value: value(for: key)))
+        }
+        if chance(0.2) {
+            let key = pick(["opacity", "position"])
+            inner.append(.performWithoutAnimation([.set(layer: pick(viewIDs), keyPath: key, value: value(for: key))]))
+        }
+        var options: UInt = UInt(Int.random(in: 0...3, using: &rng)) << 16
+        if chance(0.1) { options |= 1 << 4 }                      // autoreverse
+        if chance(0.15) { options |= 1 << 5 | 1 << 6 }            // override inherited duration and curve
+        tags += 1
+        let block = ScriptViewBlock(duration: number(0.1...1), delay: chance(0.3) ? number(0...0.5) : 0, options: options,
+                                    spring: chance(0.25) ? [number(0.1...1.2), number(-2...4)] : nil,
+                                    ops: inner, tag: chance(0.7) ? tags : nil)
+        ops.append(.viewAnimate(block))
+    }
+}

@@ -1,5 +1,6 @@
 import XCTest
 import StrataScript
+import StrataDifferential
 
 /// The shrinker keeps a failing script failing while it drops operations and rounds numbers.
 final class ShrinkerTests: XCTestCase {
@@ -25,5 +26,50 @@ final class ShrinkerTests: XCTestCase {
             ScriptGenerator.script(seed: UInt64(seed)).ops.filter { if case .makeLayer = $0 { return true }; return false }.count
         }.max() ?? 0
         XCTAssertGreaterThanOrEqual(largest, 100, "some scripts build trees of hundreds of layers")
+    }
+}
+
+/// The generator reaches issue 19's toolbox (springs, the layer classes and their keys,
+/// host views and their animation blocks), and both engines agree on scripts that use them.
+final class ToolboxGenerationTests: XCTestCase {
+    override class func setUp() { Differential.silenceDiagnostics() }
+
+    private func uses(_ ops: [Op], _ test: (Op) -> Bool) -> Bool {
+        ops.contains { op in
+            if test(op) { return true }
+            switch op {
+            case let .viewAnimate(b): return uses(b.ops, test)
+            case let .performWithoutAnimation(inner): return uses(inner, test)
+            case let .setCompletion(_, inner): return uses(inner, test)
+            default: return false
+            }
+        }
+    }
+
+    func test_generatorReachesSpringsClassesAndViews_andTheEnginesAgree() {
+        var springs = 0, gradients = 0, colorSets = 0, views = 0, blocks = 0, viewEvents = 0
+        for seed in 1...400 {
+            let s = ScriptGenerator.script(seed: UInt64(seed))
+            let spring = uses(s.ops) {
+                if case let .add(_, _, a) = $0 { return a.spring != nil }
+                return false
+            }
+            let gradient = uses(s.ops) { if case .makeClassLayer(_, "gradient") = $0 { return true }; return false }
+            let colors = uses(s.ops) { if case .set(_, "colors", .colors) = $0 { return true }; return false }
+            let view = uses(s.ops) { if case .makeView = $0 { return true }; return false }
+            let block = uses(s.ops) { if case .viewAnimate = $0 { return true }; return false }
+            springs += spring ? 1 : 0; gradients += gradient ? 1 : 0; colorSets += colors ? 1 : 0
+            views += view ? 1 : 0; blocks += block ? 1 : 0
+            guard spring || gradient || block else { continue }
+            let (fast, reference) = Differential.traces(s)
+            XCTAssertNil(TraceComparison.firstDifference(fast, reference), "seed \(seed)")
+            viewEvents += fast.filter { if case let .event(e) = $0 { return e.hasPrefix("view ") }; return false }.count
+        }
+        XCTAssertGreaterThan(springs, 10, "scripts add CASpringAnimations")
+        XCTAssertGreaterThan(gradients, 10, "scripts make gradient layers")
+        XCTAssertGreaterThan(colorSets, 10, "scripts set gradient colours")
+        XCTAssertGreaterThan(views, 10, "scripts make host views")
+        XCTAssertGreaterThan(blocks, 5, "scripts run view animation blocks")
+        XCTAssertGreaterThan(viewEvents, 5, "view blocks' completions run (traced) in both engines")
     }
 }

@@ -15,7 +15,8 @@ struct FrameSpec: Hashable {
     /// The animated property: its width in doubles sets the bytes the kernel touches.
     /// `rotation`: whole transforms that turn (and scale), interpolated by decomposition;
     /// `transform` only scales, which interpolates entry by entry.
-    enum Width: String, CaseIterable { case opacity, position, colour, bounds, transform, rotation }
+    /// `gradient`: a CAGradientLayer's two `colors` (8 lanes, a keyed array value).
+    enum Width: String, CaseIterable { case opacity, position, colour, bounds, transform, rotation, gradient }
     /// `shared`: implicit animations of one transaction, one Bézier solve per frame;
     /// `linear`: the same with a linear curve; `own`: explicit animations each with its own
     /// begin time and its own curve.
@@ -47,6 +48,7 @@ struct FrameSpec: Hashable {
         case .position: return 2
         case .colour, .bounds: return 4
         case .transform, .rotation: return 16
+        case .gradient: return 8
         }
     }
 
@@ -73,7 +75,11 @@ struct FrameSpec: Hashable {
 func makeFrameWorkload(_ spec: FrameSpec) throws -> Workload {
     let n = spec.n
     let duration = 1e7
-    let (root, layers, renderer) = makeFlatTree(n)
+    let gradient = spec.width == .gradient
+    let (root, layers, renderer) = makeFlatTree(n, make: gradient ? { CAGradientLayer() } : { CALayer() }) { l, i in
+        // Gradients start from colours of their own (set without animation).
+        if gradient { (l as? CAGradientLayer)?.colors = gradientColors(i, to: false) }
+    }
 
     CATransaction.begin()
     CATransaction.setAnimationDuration(duration)
@@ -239,6 +245,7 @@ private func keyPath(_ w: FrameSpec.Width) -> String {
     case .colour: return "backgroundColor"
     case .bounds: return "bounds"
     case .transform, .rotation: return "transform"
+    case .gradient: return "colors"
     }
 }
 
@@ -252,7 +259,15 @@ private func value(_ w: FrameSpec.Width, _ i: Int, to: Bool) -> Any {
     case .bounds: return CGRect(x: 0, y: 0, width: x, height: x + 1)
     case .transform: return CATransform3DMakeScale(to ? 2 : 1, 1 + x / 100, 1)
     case .rotation: return turn(i, to: to)
+    case .gradient: return gradientColors(i, to: to)
     }
+}
+
+/// Layer `i`'s two gradient colours: red to blue at the start, green to white at the end.
+private func gradientColors(_ i: Int, to: Bool) -> [CGColor] {
+    let b = Double(i % 10) / 10
+    return to ? [CGColor(red: 0, green: 1, blue: b, alpha: 1), CGColor(red: 1, green: 1, blue: 1, alpha: 1)]
+              : [CGColor(red: 1, green: 0, blue: b, alpha: 1), CGColor(red: 0, green: 0, blue: 1, alpha: 1)]
 }
 
 /// Layer `i`'s turn about z (0.2 rad to 1.4) at a scale of its own: a pair of matrices that
@@ -272,6 +287,7 @@ private func setTarget(_ l: CALayer, _ w: FrameSpec.Width, _ i: Int) {
     case .bounds: l.bounds = CGRect(x: 0, y: 0, width: x, height: x + 1)
     case .transform: l.transform = CATransform3DMakeScale(2, 1 + x / 100, 1)
     case .rotation: l.transform = turn(i, to: true)
+    case .gradient: (l as? CAGradientLayer)?.colors = gradientColors(i, to: true)
     }
 }
 
@@ -333,6 +349,12 @@ private func checkMidway(_ spec: FrameSpec, _ l: CALayer, _ i: Int) throws {
             try between(Double(c[0]), 0, 1, "backgroundColor.red")
         case .bounds: try between(p.bounds.width, spec.timing == .own ? x : 0, x + 100, "bounds.width")
         case .transform: try between(p.transform.m11, 1, 2, "transform.m11")
+        case .gradient:
+            let c = (p as? CAGradientLayer)?.colors ?? []
+            try BenchmarkError.check(c.count == 2, "\(spec.tail): layer \(i) shows \(c.count) gradient colours")
+            let red = (c[0] as? CGColor)?.components ?? []
+            try BenchmarkError.check(red.count == 4, "\(spec.tail): layer \(i) gradient colour has \(red.count) components")
+            try between(Double(red[0]), 0, 1, "colors[0].red")
         case .rotation:
             // From the identity: the turn grows from 0 and the scale from 1, never below (an
             // entry-by-entry interpolation would shrink it mid-turn).
@@ -479,14 +501,15 @@ func makeSnapshotFrameWorkload(n: Int, readout: Bool) throws -> Workload {
 
 /// `n` sublayers of a new root, each set up by `configure` and added with actions disabled,
 /// and a renderer that has rendered time 0 (every layer committed, nothing animating).
-private func makeFlatTree(_ n: Int, configure: (CALayer, Int) -> Void = { _, _ in }) -> (CALayer, [CALayer], CARenderer) {
+private func makeFlatTree(_ n: Int, make: () -> CALayer = { CALayer() },
+                          configure: (CALayer, Int) -> Void = { _, _ in }) -> (CALayer, [CALayer], CARenderer) {
     let root = CALayer()
     var layers: [CALayer] = []
     layers.reserveCapacity(n)
     CATransaction.begin()
     CATransaction.setDisableActions(true)
     for i in 0..<n {
-        let l = CALayer()
+        let l = make()
         configure(l, i)
         root.addSublayer(l)
         layers.append(l)

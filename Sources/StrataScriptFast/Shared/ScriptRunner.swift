@@ -184,6 +184,8 @@ final class RunState {
     let root = CALayer()
     lazy var renderer = CARenderer(layer: root)
     var delegates: [AnyObject] = []
+    /// The script's host views (their layers are in `layers`).
+    var views: [View] = []
     var lastRenderNanoseconds: UInt64 = 0
     var lastSnapshotNanoseconds: UInt64 = 0
     var lastSnapshot: RenderSnapshot?
@@ -292,6 +294,35 @@ final class RunState {
             trace.append(.keys(op: opIndex, self.layer(layer)?.animationKeys() ?? []))
         case .snapshot:
             trace.append(.snapshot(op: opIndex, items: snapshotItems(renderer.snapshot())))
+        case let .makeClassLayer(id, kind):
+            guard layers[id] == nil else { return }
+            switch kind {
+            case "gradient": layers[id] = CAGradientLayer()
+            case "text": layers[id] = CATextLayer()
+            case "replicator": layers[id] = CAReplicatorLayer()
+            case "transform": layers[id] = CATransformLayer()
+            default: layers[id] = CALayer()
+            }
+        case let .makeView(id):
+            guard layers[id] == nil else { return }
+            let v = View(frame: CGRect(x: 0, y: 0, width: 100, height: 100))
+            views.append(v)
+            layers[id] = v.layer
+        case let .viewAnimate(b):
+            let completion: ((Bool) -> Void)? = b.tag.map { tag in { [unowned self] finished in
+                self.trace.append(.event("view \(tag) \(finished)"))
+            } }
+            let options = View.AnimationOptions(rawValue: b.options)
+            if let s = b.spring, s.count == 2 {
+                View.animate(withDuration: b.duration, delay: b.delay, usingSpringWithDamping: CGFloat(s[0]),
+                             initialSpringVelocity: CGFloat(s[1]), options: options,
+                             animations: { [unowned self] in self.run(b.ops) }, completion: completion)
+            } else {
+                View.animate(withDuration: b.duration, delay: b.delay, options: options,
+                             animations: { [unowned self] in self.run(b.ops) }, completion: completion)
+            }
+        case let .performWithoutAnimation(inner):
+            View.performWithoutAnimation { self.run(inner) }
         }
     }
 
@@ -428,6 +459,7 @@ final class RunState {
         case let .object(n): return "object-\(n)"
         case let .path(elements): return cgPath(elements)
         case let .numbers(x): return x
+        case let .colors(cs): return cs.map { CGColor(red: $0[0], green: $0[1], blue: $0[2], alpha: $0[3]) }
         case let .transform(m):
             return CATransform3D(m11: m[0], m12: m[1], m13: m[2], m14: m[3], m21: m[4], m22: m[5], m23: m[6], m24: m[7],
                                  m31: m[8], m32: m[9], m33: m[10], m34: m[11], m41: m[12], m42: m[13], m43: m[14], m44: m[15])
