@@ -55,6 +55,7 @@ extension CALayer {
         }
         guard let target = KeyPaths.resolve(keyPath, isShape: self is CAShapeLayer) else {
             if KeyPaths.isCustomKey(keyPath) {
+                guard toolboxAccepts(keyPath, value) else { return refuseType(keyPath, value) }
                 engine.setCustom(of: self, keyPath, value)
                 return
             }

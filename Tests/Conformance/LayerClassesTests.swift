@@ -213,4 +213,27 @@ final class LayerClassesTests: XCTestCase {
         XCTAssertEqual(p.fillRule, .evenOdd)
         XCTAssertEqual(p.lineDashPattern?.map(\.doubleValue), [4, 2])
     }
+
+    func test_wrongValueTypes_areRefusedWithADiagnostic_andChangeNothing() {
+        let g = CAGradientLayer()
+        let red = CGColor(red: 1, green: 0, blue: 0, alpha: 1)
+        g.colors = [red]
+        g.startPoint = CGPoint(x: 0.2, y: 0.3)
+        let bad: [(CALayer, String, Any)] = [
+            (g, "colors", "red"), (g, "colors", [1, 2]), (g, "locations", ["a"]), (g, "locations", [Double.nan]),
+            (g, "startPoint", 3), (CATextLayer(), "fontSize", "big"), (CATextLayer(), "foregroundColor", 1),
+            (CAReplicatorLayer(), "instanceTransform", CGPoint.zero), (CAReplicatorLayer(), "instanceCount", Double.infinity),
+            (CAShapeLayer(), "lineDashPattern", "dashed"), (CALayer(), "contentsScale", "2x"),
+        ]
+        for (layer, key, value) in bad {
+            let diagnostics = StrataDiagnostics.capture { layer.setValue(value, forKey: key) }
+            XCTAssertEqual(diagnostics.map(\.code), [.wrongValueType], "\(type(of: layer)).\(key) = \(value)")
+        }
+        XCTAssertEqual(g.colors?.count, 1, "unchanged")
+        XCTAssertEqual(g.startPoint, CGPoint(x: 0.2, y: 0.3))
+        let custom = CALayer()
+        let none = StrataDiagnostics.capture { custom.setValue("anything", forKey: "colors") }
+        XCTAssertTrue(none.isEmpty, "on a plain layer \"colors\" is a custom key: anything fits")
+        XCTAssertEqual(custom.value(forKey: "colors") as? String, "anything")
+    }
 }

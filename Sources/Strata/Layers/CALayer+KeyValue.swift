@@ -74,6 +74,7 @@ extension CALayer {
         }
         guard let r = KeyPathResolver.resolve(keyPath, isShape: self is CAShapeLayer) else {
             if !keyPath.contains("."), PropertyTable.idsByName[keyPath] == nil {
+                guard toolboxAccepts(keyPath, value) else { return refuseType(keyPath, value) }
                 context.setCustom(self, KeyInterner.id(keyPath), value)
                 return
             }

@@ -88,3 +88,75 @@ final class ToolboxImplicitAction: NSObject, CAAction {
         a.run(forKey: event, object: anObject, arguments: dict)
     }
 }
+
+extension CALayer {
+    /// Whether `value` has the type the layer class's key `key` holds (nil always fits):
+    /// keys of Core Animation's layer classes and the rest of CALayer refuse other types
+    /// (and numbers that are not finite) with a diagnostic, through `setValue(_:forKey:)` too.
+    /// Keys of no class here are custom keys: anything fits.
+    func toolboxAccepts(_ key: String, _ value: Any?) -> Bool {
+        guard let value else { return true }
+        func number(_ v: Any) -> Bool {
+            let d: Double
+            switch v {
+            case let x as CGFloat: d = Double(x)
+            case let x as Double: d = x
+            case let x as Float: d = Double(x)
+            case let x as Int: d = Double(x)
+            case let x as NSNumber: d = x.doubleValue
+            default: return false
+            }
+            return d.isFinite
+        }
+        func point(_ v: Any) -> Bool {
+            if let p = v as? CGPoint { return p.x.isFinite && p.y.isFinite }
+            return ToolboxValues.point(v, CGPoint(x: CGFloat.nan, y: 0)).x.isFinite
+        }
+        func name(_ v: Any) -> Bool { ToolboxValues.name(v) != nil }
+        switch key {
+        case "contentsScale", "rasterizationScale": return number(value)
+        case "contentsGravity", "cornerCurve": return name(value)
+        case "contentsCenter":
+            let r = ToolboxValues.rect(value, CGRect(x: CGFloat.nan, y: 0, width: 0, height: 0))
+            return r.origin.x.isFinite && r.origin.y.isFinite && r.width.isFinite && r.height.isFinite
+        case "shouldRasterize", "opaque", "needsDisplayOnBoundsChange", "allowsEdgeAntialiasing", "allowsGroupOpacity":
+            return value is Bool || value is NSNumber
+        case "maskedCorners": return number(value)
+        default: break
+        }
+        switch self {
+        case is CAGradientLayer:
+            switch key {
+            case "colors": return (value as? [Any])?.allSatisfy { $0 is CGColor } ?? false
+            case "locations": return (value as? [Any])?.allSatisfy(number) ?? false
+            case "startPoint", "endPoint": return point(value)
+            case "type": return name(value)
+            default: return true
+            }
+        case is CATextLayer:
+            switch key {
+            case "fontSize": return number(value)
+            case "foregroundColor": return value is CGColor
+            case "alignmentMode", "truncationMode": return name(value)
+            case "wrapped", "allowsFontSubpixelQuantization": return value is Bool || value is NSNumber
+            default: return true
+            }
+        case is CAReplicatorLayer:
+            switch key {
+            case "instanceCount", "instanceDelay", "instanceRedOffset", "instanceGreenOffset", "instanceBlueOffset",
+                 "instanceAlphaOffset": return number(value)
+            case "instanceTransform": return value is CATransform3D
+            case "instanceColor": return value is CGColor
+            case "preservesDepth": return value is Bool || value is NSNumber
+            default: return true
+            }
+        case is CAShapeLayer:
+            switch key {
+            case "lineCap", "lineJoin", "fillRule": return name(value)
+            case "lineDashPattern": return (value as? [Any])?.allSatisfy(number) ?? false
+            default: return true
+            }
+        default: return true
+        }
+    }
+}
