@@ -258,6 +258,30 @@ final class AllocationTests: XCTestCase {
         })
     }
 
+    /// Custom keys whose values do not box inline (a gradient's colours, locations, a
+    /// transform, a rectangle): their lanes are kept in a reused holder and boxed when read.
+    func test_framesOfGradientColoursAndWideCustomKeysAllocateNothing() {
+        let red = CGColor(red: 1, green: 0, blue: 0, alpha: 1), blue = CGColor(red: 0, green: 0, blue: 1, alpha: 1)
+        assertFramesAllocateNothing("wide custom keys", add: { i, l in
+            CATransaction.setDisableActions(true)
+            let colors = CABasicAnimation(keyPath: "colors")
+            colors.fromValue = [red, blue]; colors.toValue = [blue, red]; colors.duration = 10
+            l.add(colors, forKey: "colors")
+            let locations = CABasicAnimation(keyPath: "locations")
+            locations.fromValue = [0.0, 1.0]; locations.toValue = [0.5, 1.0]; locations.duration = 10
+            l.add(locations, forKey: "locations")
+            let frame = CABasicAnimation(keyPath: "box")
+            frame.fromValue = CGRect(x: 0, y: 0, width: 1, height: 1); frame.toValue = CGRect(x: 10, y: 10, width: 11, height: 11)
+            frame.duration = 10
+            l.add(frame, forKey: "box")
+        }, check: { layers in
+            let c = layers[3].presentation()!.value(forKey: "colors") as? [CGColor] ?? []
+            XCTAssertEqual(c.count, 2)
+            XCTAssertEqual(Double(c.first?.components?[0] ?? -1), 0.97, accuracy: 1e-9)
+            XCTAssertEqual(Double((layers[3].presentation()!.value(forKey: "box") as? CGRect)?.minX ?? -1), 0.3, accuracy: 1e-9)
+        })
+    }
+
     /// Path morphs (shadow paths with the same elements, basic and keyframes) and contents'
     /// sprite frames: the morph's coordinates are evaluated in place, its `CGPath` is made
     /// only when read (here after the counted frames).

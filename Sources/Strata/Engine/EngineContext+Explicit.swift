@@ -188,14 +188,14 @@ extension EngineContext {
             let currentLanes = current.flatMap { LaneValue.lanes($0, kind: k, width: width) } ?? modelLanes
             guard let (from, to) = basicEndpoints(b, kind: k, width: width, changing: inFlight != nil,
                                                   current: { currentLanes }, model: { modelLanes }) else { return nil }
-            var d = DerivedValue(field: nil, from: from, delta: zip(to, from).map { $0 - $1 },
+            let d = DerivedValue(field: nil, from: from, delta: zip(to, from).map { $0 - $1 },
                                  additive: b.isAdditive, cumulative: b.isCumulative)
             d.customKey = key.raw; d.customType = type; d.kind = k
             return .custom(d)
         case (.transformField(let p, let field), let k as CAKeyframeAnimation):
             // Numbers, one per key time, set into the field frame by frame.
             guard let compiled = KeyframeCompiler.compile(k, kind: .cgFloat, width: 1, timings: timings) else { return nil }
-            var d = DerivedValue(field: field, from: [], delta: [], additive: k.isAdditive, cumulative: k.isCumulative)
+            let d = DerivedValue(field: field, from: [], delta: [], additive: k.isAdditive, cumulative: k.isCumulative)
             d.keyframes = compiled
             return .derived(d, p)
         case (.custom(let key), let k as CAKeyframeAnimation):
@@ -208,7 +208,7 @@ extension EngineContext {
                 return nil
             }
             guard let compiled = KeyframeCompiler.compile(k, kind: vk, width: width, timings: timings) else { return nil }
-            var d = DerivedValue(field: nil, from: [], delta: [], additive: k.isAdditive, cumulative: k.isCumulative)
+            let d = DerivedValue(field: nil, from: [], delta: [], additive: k.isAdditive, cumulative: k.isCumulative)
             d.customKey = key.raw; d.customType = type; d.kind = vk; d.keyframes = compiled
             return .custom(d)
         default:

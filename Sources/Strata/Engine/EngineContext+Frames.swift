@@ -235,7 +235,10 @@ extension EngineContext {
                 }
                 if width == 0 {
                     width = n
-                    if layer.customModel(key).flatMap({ LaneValue.write($0, kind: d.kind, width: n, into: value) }) != n {
+                    // The model value is the base only of an additive first animation (a
+                    // replacing one overwrites it): read (and unboxed) only then.
+                    if d.additive,
+                       layer.customModel(key).flatMap({ LaneValue.write($0, kind: d.kind, width: n, into: value) }) != n {
                         for c in 0..<n { value[c] = 0 }
                     }
                 }
@@ -247,7 +250,17 @@ extension EngineContext {
                 }
             }
             if anyActive && width > 0 {
-                layer.animatedCustom[key] = type.box(UnsafePointer(value), width: width)
+                if !CustomLanes.boxesInline(type, width) {
+                    // Arrays, colours, rectangles, transforms: their lanes, boxed when read
+                    // (the holder is reused frame after frame: no allocation).
+                    if let held = layer.animatedCustom[key] as? CustomLanes, held.capacity >= width {
+                        held.set(value, width: width, type: type)
+                    } else {
+                        layer.animatedCustom[key] = CustomLanes(value, width: width, type: type)
+                    }
+                } else {
+                    layer.animatedCustom[key] = type.box(UnsafePointer(value), width: width)
+                }
             } else if !anyPending {
                 // No effect now: the model value shows (as for lane properties).
                 layer.animatedCustom[key] = nil

@@ -119,7 +119,7 @@ extension CALayer {
         // Presented: committed values, with animated ones on top.
         o = committedObjects
         for (p, _) in pairs { if let animated = animatedObjects[p.raw] { o[p.raw] = CALayer.shown(animated) } }
-        for (k, v) in animatedCustom { o[k] = v }
+        for (k, v) in animatedCustom { o[k] = CustomLanes.value(v) }
         return o
     }
 }

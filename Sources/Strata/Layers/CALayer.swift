@@ -134,7 +134,8 @@ open class CALayer: NSObject, CAMediaTiming {
     /// model value before.
     func currentCustom(_ key: Int32) -> Any? {
         guard row >= 0, engine.layers.flags[Int(row)] & LayerFlags.committed != 0 else { return customModel(key) }
-        return animatedCustom[key] ?? committedObjects[key] ?? type(of: self).defaultValue(forKey: KeyInterner.name(PropertyID(key)))
+        return CustomLanes.value(animatedCustom[key]) ?? committedObjects[key]
+            ?? type(of: self).defaultValue(forKey: KeyInterner.name(PropertyID(key)))
     }
 
     /// A new layer with Apple's defaults, in this thread's engine.

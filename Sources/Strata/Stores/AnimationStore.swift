@@ -200,8 +200,9 @@ final class AnimationStore {
 }
 
 /// A scalar or lane value animated outside the tracks: a derived transform field or a
-/// custom key.
-struct DerivedValue {
+/// custom key. A class: the per-frame passes look it up once per record and frame, and a
+/// reference copies out of the table with one retain (a struct of arrays took three).
+final class DerivedValue {
     var field: TransformField?
     var customKey: Int32 = -1
     var customType: CustomValueType = .double
@@ -212,6 +213,14 @@ struct DerivedValue {
     var cumulative: Bool
     /// Keyframes of a custom key or a transform field (from/delta unused then).
     var keyframes: CompiledKeyframes? = nil
+
+    init(field: TransformField?, from: [Double], delta: [Double], additive: Bool, cumulative: Bool) {
+        self.field = field
+        self.from = from
+        self.delta = delta
+        self.additive = additive
+        self.cumulative = cumulative
+    }
 
     /// Lanes of one value.
     var width: Int { keyframes?.span.count ?? from.count }

@@ -76,3 +76,47 @@ enum CustomValueType {
         }
     }
 }
+
+/// A custom key's animated value as lanes, boxed as its type when read: values that would
+/// not box inline in `Any` (arrays, colours, rectangles, transforms) are kept this way frame
+/// after frame in one reused buffer, so evaluating them allocates nothing.
+final class CustomLanes {
+    private(set) var capacity: Int
+    private(set) var width: Int
+    private(set) var type: CustomValueType
+    private let lanes: UnsafeMutablePointer<Double>
+
+    init(_ value: UnsafeMutablePointer<Double>, width: Int, type: CustomValueType) {
+        capacity = max(width, 4)
+        lanes = .allocate(capacity: capacity)
+        self.width = 0
+        self.type = type
+        set(value, width: width, type: type)
+    }
+
+    deinit { lanes.deallocate() }
+
+    func set(_ value: UnsafeMutablePointer<Double>, width: Int, type: CustomValueType) {
+        precondition(width <= capacity)
+        lanes.update(from: value, count: width)
+        self.width = width
+        self.type = type
+    }
+
+    /// The value boxed as its type.
+    var boxed: Any { type.box(UnsafePointer(lanes), width: width) }
+
+    /// `v` itself, or its value when it is a `CustomLanes`.
+    static func value(_ v: Any?) -> Any? {
+        if let l = v as? CustomLanes { return l.boxed }
+        return v
+    }
+
+    /// Whether a value of this type and width boxes inline in `Any` (no allocation).
+    static func boxesInline(_ type: CustomValueType, _ width: Int) -> Bool {
+        switch type {
+        case .double, .cgFloat, .float, .int, .point, .size: return true
+        default: return false
+        }
+    }
+}
