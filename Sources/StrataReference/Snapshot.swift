@@ -146,6 +146,8 @@ final class ReferenceSnapshotter {
             if l.presentedObjects["contents"] != nil { flags.insert(.contents) }
             if l.presentedObjects["mask"] != nil { flags.insert(.mask) }
             if l.presentedObjects["shadowPath"] != nil { flags.insert(.shadowPath) }
+            // A transform layer draws nothing of its own: only its sublayers show.
+            if l is CATransformLayer { flags.subtract([.background, .border, .shadow, .masksToBounds, .contents, .mask, .shadowPath]) }
             if !world.isAffine { flags.insert(.perspective) }
             if l is CAShapeLayer {
                 flags.insert(.shape)

@@ -236,4 +236,33 @@ final class LayerClassesTests: XCTestCase {
         XCTAssertTrue(none.isEmpty, "on a plain layer \"colors\" is a custom key: anything fits")
         XCTAssertEqual(custom.value(forKey: "colors") as? String, "anything")
     }
+
+    func test_transformLayer_drawsNothingOfItsOwn_inTheRenderSnapshot() throws {
+        let root = CALayer(), t = CATransformLayer(), child = CALayer()
+        withActionsDisabled {
+            root.frame = CGRect(x: 0, y: 0, width: 200, height: 200)
+            t.frame = CGRect(x: 10, y: 10, width: 100, height: 100)
+            t.backgroundColor = CGColor(red: 1, green: 0, blue: 0, alpha: 1)
+            t.borderWidth = 2
+            t.shadowOpacity = 1
+            t.masksToBounds = true
+            t.transform = CATransform3DMakeRotation(0.5, 0, 1, 0)
+            child.frame = CGRect(x: 5, y: 5, width: 20, height: 20)
+            child.backgroundColor = CGColor(red: 0, green: 0, blue: 1, alpha: 1)
+            t.addSublayer(child)
+            root.addSublayer(t)
+        }
+        let r = CARenderer(layer: root)
+        r.renderFrame(atTime: 0)
+        let s = r.snapshot()
+        var own: RenderItemFlags?, childFlags: RenderItemFlags?
+        for i in 0..<s.count {
+            if s.layer(at: i) === t { own = s.flags[i] }
+            if s.layer(at: i) === child { childFlags = s.flags[i] }
+        }
+        let tf = try XCTUnwrap(own, "the transform layer has an item (its sublayers hang from it)")
+        XCTAssertTrue(tf.intersection([.background, .border, .shadow, .masksToBounds]).isEmpty, "none of its own appearance")
+        XCTAssertTrue(try XCTUnwrap(childFlags).contains(.background), "its sublayer draws")
+    }
 }
+

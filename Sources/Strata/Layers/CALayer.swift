@@ -197,6 +197,7 @@ open class CALayer: NSObject, CAMediaTiming {
         if cls != CALayer.self && cls != CAShapeLayer.self {
             f |= LayerFlags.customClass
             engine.displayQueue.watchesKeys = true
+            if self is CATransformLayer { f |= LayerFlags.isTransformLayer | LayerFlags.hasObjects }
             if ActionOverride.overrides(cls) { f |= LayerFlags.overridesAction }
         }
         if self is CAShapeLayer { f |= LayerFlags.isShape }

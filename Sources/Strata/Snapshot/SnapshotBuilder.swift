@@ -671,6 +671,8 @@ final class SnapshotBuilder {
             if layer.presentedObject(.contents) != nil { f |= ItemBit.contents }
             if layer.presentedObject(.mask) != nil { f |= ItemBit.mask }
             if layer.presentedObject(.shadowPath) != nil { f |= ItemBit.shadowPath }
+            // A transform layer draws nothing of its own: only its sublayers show.
+            if inputs.flags[r] & LayerFlags.isTransformLayer != 0 { f = 0 }
         }
         // Shape layers: their index was given by the walk; their values are the serial
         // shape pass's (`gatherShapes`: the shape columns may grow during the walk).

@@ -21,6 +21,9 @@ enum LayerFlags {
     /// The layer's class overrides `action(forKey:)`: every change and event asks it (set
     /// with `customClass`, decided once per class by `ActionOverride`).
     static let overridesAction: UInt16 = 1 << 9
+    /// A CATransformLayer: the render snapshot draws none of its own appearance (set with
+    /// `hasObjects`, whose branch of the style pass looks at it: no cost for other layers).
+    static let isTransformLayer: UInt16 = 1 << 10
     /// Mask of the lookup steps that are not empty.
     static let lookupSteps: UInt16 = hasDelegate | hasActions | hasStyle | customClass
 }
