@@ -212,4 +212,16 @@ final class ViewAnimationTests: XCTestCase {
         XCTAssertEqual(ended, [.start, .current])
         XCTAssertEqual(Double(view.center.x), 100, accuracy: 1e-9, "left where it was shown")
     }
+
+    func test_completion_isFalse_whenTheBlocksAnimationIsRemovedInsideIt() {
+        let (_, view, r) = scene()
+        var done: Bool?
+        View.animate(withDuration: 1, delay: 0, options: [], animations: {
+            view.alpha = 0.5
+            view.layer.removeAnimation(forKey: "opacity")
+        }, completion: { done = $0 })
+        r.renderFrame(atTime: 0.1)
+        XCTAssertEqual(done, false)
+    }
 }
+

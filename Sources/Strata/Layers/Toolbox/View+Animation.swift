@@ -327,7 +327,10 @@ final class CompletionTracker: NSObject, CAAnimationDelegate {
         closed = true
         guard let completion else { return }
         if pending == 0 {
-            CATransaction.setCompletionBlock { completion(true) }
+            // Nothing left to wait for (nothing animated, or every animation already stopped
+            // inside the block): done when the transaction is, finished unless one was cut off.
+            let finished = allFinished
+            CATransaction.setCompletionBlock { completion(finished) }
         } else {
             self.completion = completion
         }
