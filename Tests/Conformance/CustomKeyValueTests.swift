@@ -77,3 +77,38 @@ private final class DefaultsLayer: CALayer {
         key == "progress" ? 5.0 : super.defaultValue(forKey: key)
     }
 }
+
+extension CustomKeyValueTests {
+    /// Many custom-key animations removed and added again: the ones left keep their values
+    /// (the engine's per-frame list of them loses holes in bulk).
+    func test_manyCustomKeyAnimations_removedAndAddedAgain_keepTheirValues() throws {
+        let root = CALayer()
+        let layers = (0..<120).map { _ in CALayer() }
+        withActionsDisabled { for l in layers { root.addSublayer(l) } }
+        let renderer = CARenderer(layer: root)
+        renderer.renderFrame(atTime: 0)
+        func add(_ l: CALayer, _ i: Int, key: String) {
+            let a = CABasicAnimation(keyPath: key)
+            a.fromValue = Double(i)
+            a.toValue = Double(i) + 10
+            a.duration = 10
+            l.add(a, forKey: key)
+        }
+        inTransaction { for (i, l) in layers.enumerated() { add(l, i, key: "level") } }
+        renderer.renderFrame(atTime: 1)
+        inTransaction { for (i, l) in layers.enumerated() where i % 4 != 0 { l.removeAnimation(forKey: "level") } }
+        inTransaction { for (i, l) in layers.enumerated() where i % 8 == 1 { add(l, 1000 + i, key: "gauge") } }
+        renderer.renderFrame(atTime: 2)
+        for (i, l) in layers.enumerated() {
+            let p = try XCTUnwrap(l.presentation())
+            if i % 4 == 0 {
+                XCTAssertEqual(p.value(forKey: "level") as? Double ?? -1, Double(i) + 2, accuracy: 1e-9, "layer \(i)")
+            } else {
+                XCTAssertNil(p.value(forKey: "level"), "layer \(i): removed, no model value")
+            }
+            if i % 8 == 1 {
+                XCTAssertEqual(p.value(forKey: "gauge") as? Double ?? -1, Double(1000 + i) + 1, accuracy: 1e-9, "layer \(i)")
+            }
+        }
+    }
+}

@@ -368,7 +368,7 @@ extension EngineContext {
             | (object?.delegate != nil ? RecordFlags.hasDelegate : 0)
         let id = animations.newRecord(r, object: object)
         animations.derivedValues[id] = d
-        animations.derivedRecords.append(id)
+        animations.appendDerived(id)
         if d.width > animations.widestCustom { animations.widestCustom = d.width }
         link(id)
         return id

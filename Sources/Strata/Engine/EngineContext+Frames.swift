@@ -157,6 +157,7 @@ extension EngineContext {
         customComposed.removeAll(keepingCapacity: true)
         for k in 0..<animations.derivedRecords.count {
             let id = animations.derivedRecords[k]
+            if id < 0 { continue }   // removed (a hole kept until the list is compacted)
             let r = animations.records[Int(id)]
             guard let d = animations.derivedValues[id] else { continue }
             let e = Int(r.timing)

@@ -811,7 +811,7 @@ final class SnapshotBuilder {
             let track = anim.keyframeTracks[t]
             for s in 0..<track.count { mark(track.layer[s], bits, inputs, columns, n, &needFull) }
         }
-        for id in anim.derivedRecords { mark(anim.records[Int(id)].layer, bits, inputs, columns, n, &needFull) }
+        for id in anim.derivedRecords where id >= 0 { mark(anim.records[Int(id)].layer, bits, inputs, columns, n, &needFull) }
         for id in anim.objectRecords { mark(anim.records[Int(id)].layer, bits, inputs, columns, n, &needFull) }
         if needFull { return false }
         // Nearly every item changed: a full pass (the walk included) costs about as much.

@@ -84,6 +84,31 @@ final class AnimationStore {
     @exclusivity(unchecked) var widestCustom = 16
     /// Records of kind `.derived` and `.custom`, in add order.
     @exclusivity(unchecked) var derivedRecords: [Int32] = []
+    /// Where each live derived record is in `derivedRecords`. A removal leaves -1 in its
+    /// place (the others keep their order, which composition follows) and the list is
+    /// compacted once half of it is gone: removing n derived records is O(n), not O(n^2).
+    @exclusivity(unchecked) private var derivedPosition: [Int32: Int] = [:]
+    @exclusivity(unchecked) private var derivedDead = 0
+
+    /// Appends a derived (transform field or custom key) record to the per-frame list.
+    func appendDerived(_ id: Int32) {
+        derivedPosition[id] = derivedRecords.count
+        derivedRecords.append(id)
+    }
+
+    private func dropDerived(_ id: Int32) {
+        guard let i = derivedPosition.removeValue(forKey: id) else { return }
+        derivedRecords[i] = -1
+        derivedDead += 1
+        if derivedDead == derivedRecords.count {
+            derivedRecords.removeAll(keepingCapacity: true)
+            derivedDead = 0
+        } else if derivedDead >= 32 && 2 * derivedDead > derivedRecords.count {
+            derivedRecords.removeAll { $0 < 0 }
+            derivedDead = 0
+            for k in 0..<derivedRecords.count { derivedPosition[derivedRecords[k]] = k }
+        }
+    }
     @exclusivity(unchecked) private var trackIndex: [Int: Int32] = [:]
     /// Records of kind `.object`, in add order.
     @exclusivity(unchecked) var objectRecords: [Int32] = []
@@ -176,7 +201,7 @@ final class AnimationStore {
         case .object: objectValues[id] = nil
         case .derived, .custom:
             derivedValues[id] = nil
-            if let i = derivedRecords.firstIndex(of: id) { derivedRecords.remove(at: i) }
+            dropDerived(id)
         case .group: groupChildren[id] = nil
         default: break
         }
