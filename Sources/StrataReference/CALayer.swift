@@ -57,10 +57,7 @@ open class CALayer: NSObject, CAMediaTiming {
         engine = ReferenceEngine.current
         isCopy = false
         super.init()
-        if type(of: self) != CALayer.self && type(of: self) != CAShapeLayer.self { engine.displayQueue.watchesKeys = true }
-        engine.liveLayerCount += 1
-        engine.topTransaction()
-        engine.uncommittedLayers[ObjectIdentifier(self)] = LayerRef(self)
+        joinEngine()
     }
 
     /// A new layer with Apple's defaults (no archives here: the coder is not read).
@@ -68,6 +65,11 @@ open class CALayer: NSObject, CAMediaTiming {
         engine = ReferenceEngine.current
         isCopy = false
         super.init()
+        joinEngine()
+    }
+
+    /// A new model layer's place in its engine: counted, in the open transaction, uncommitted.
+    private func joinEngine() {
         if type(of: self) != CALayer.self && type(of: self) != CAShapeLayer.self { engine.displayQueue.watchesKeys = true }
         engine.liveLayerCount += 1
         engine.topTransaction()

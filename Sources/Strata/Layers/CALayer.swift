@@ -145,32 +145,24 @@ open class CALayer: NSObject, CAMediaTiming {
     /// included, through `init(_strataLayer:)`, which such subclasses inherit and which calls
     /// their `init()` or `init(layer:)`.
     public override init() {
-        engine = EngineContext.current
-        guard engine.layers.liveCount < engine.maxLayers else {
-            row = -1
-            super.init()
-            becomeInert()
-            return
-        }
-        row = engine.layers.allocate(flags: 0)
+        (engine, row) = CALayer.newRow()
         super.init()
-        register()
+        if row >= 0 { register() } else { becomeInert() }
     }
 
     /// A layer decoded from an archive: Strata archives no layers, so this is a new layer
     /// with Apple's defaults (as `init()`); the coder is not read. Present so that subclasses
     /// written with Apple's `required init?(coder:)` compile and can call `super`.
     public required init?(coder: NSCoder) {
-        engine = EngineContext.current
-        guard engine.layers.liveCount < engine.maxLayers else {
-            row = -1
-            super.init()
-            becomeInert()
-            return
-        }
-        row = engine.layers.allocate(flags: 0)
+        (engine, row) = CALayer.newRow()
         super.init()
-        register()
+        if row >= 0 { register() } else { becomeInert() }
+    }
+
+    /// This thread's engine and a new row in it; -1 when the engine is full.
+    private static func newRow() -> (EngineContext, Int32) {
+        let e = EngineContext.current
+        return (e, e.layers.liveCount < e.maxLayers ? e.layers.allocate(flags: 0) : -1)
     }
 
     /// How the engine makes a layer of a dynamic class: `init()` when `source` is nil, else

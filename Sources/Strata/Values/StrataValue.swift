@@ -137,17 +137,3 @@ enum LaneValue {
         return l.allSatisfy { $0.isFinite }
     }
 }
-
-/// Points, sizes and rectangles wrapped in `NSValue` (`NSValue(point:)` ...), as Core
-/// Animation code passes them to `setValue(_:forKey:)`, `fromValue` and `values`.
-enum NSValueShape {
-    static func point(_ v: Any) -> CGPoint? { wrapped(v, "{CGPoint").map { $0.pointValue } }
-    static func size(_ v: Any) -> CGSize? { wrapped(v, "{CGSize").map { $0.sizeValue } }
-    static func rect(_ v: Any) -> CGRect? { wrapped(v, "{CGRect").map { $0.rectValue } }
-
-    /// `v` as an NSValue (not a number) whose type encoding starts with `prefix`.
-    static func wrapped(_ v: Any, _ prefix: String) -> NSValue? {
-        guard let n = v as? NSValue, !(n is NSNumber) else { return nil }
-        return String(cString: n.objCType).hasPrefix(prefix) ? n : nil
-    }
-}

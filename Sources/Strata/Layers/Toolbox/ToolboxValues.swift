@@ -42,21 +42,13 @@ enum ToolboxValues {
     }
 
     static func point(_ v: Any?, _ fallback: CGPoint) -> CGPoint {
-        if let p = v as? CGPoint { return p }
-        if let n = wrapped(v, "{CGPoint") { return n.pointValue }
-        return fallback
+        guard let v else { return fallback }
+        return v as? CGPoint ?? NSValueShape.point(v) ?? fallback
     }
 
     static func rect(_ v: Any?, _ fallback: CGRect) -> CGRect {
-        if let r = v as? CGRect { return r }
-        if let n = wrapped(v, "{CGRect") { return n.rectValue }
-        return fallback
-    }
-
-    /// `v` as an NSValue (not a number) whose type encoding starts with `prefix`.
-    private static func wrapped(_ v: Any?, _ prefix: String) -> NSValue? {
-        guard let n = v as? NSValue, !(n is NSNumber) else { return nil }
-        return String(cString: n.objCType).hasPrefix(prefix) ? n : nil
+        guard let v else { return fallback }
+        return v as? CGRect ?? NSValueShape.rect(v) ?? fallback
     }
 
     static func transform(_ v: Any?) -> CATransform3D {

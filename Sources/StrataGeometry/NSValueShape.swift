@@ -1,0 +1,15 @@
+import Foundation
+
+/// Points, sizes and rectangles wrapped in `NSValue` (`NSValue(point:)` ...), as Core
+/// Animation code passes them to `setValue(_:forKey:)`, `fromValue` and `values`.
+package enum NSValueShape {
+    package static func point(_ v: Any) -> CGPoint? { wrapped(v, "{CGPoint").map { $0.pointValue } }
+    package static func size(_ v: Any) -> CGSize? { wrapped(v, "{CGSize").map { $0.sizeValue } }
+    package static func rect(_ v: Any) -> CGRect? { wrapped(v, "{CGRect").map { $0.rectValue } }
+
+    /// `v` as an NSValue (not a number) whose type encoding starts with `prefix`.
+    package static func wrapped(_ v: Any, _ prefix: String) -> NSValue? {
+        guard let n = v as? NSValue, !(n is NSNumber) else { return nil }
+        return String(cString: n.objCType).hasPrefix(prefix) ? n : nil
+    }
+}
