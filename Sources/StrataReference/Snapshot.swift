@@ -19,6 +19,17 @@ final class ReferenceSnapshotter {
         var world: CATransform3D
         var opacity: Double
         var clip: Int
+        /// The colour a replicator instance multiplies this item's colours by (white: none).
+        var tint: SIMD4<Double>
+    }
+
+    /// A layer waiting on the walk's stack: its parent item, and for a replicator's
+    /// sublayer, the instance's transform (about the replicator's bounds centre) and tint.
+    private struct Pending {
+        var layer: CALayer
+        var parent: Int
+        var instance: CATransform3D?
+        var tint: SIMD4<Double>
     }
 
     func snapshot(root: CALayer?, time: Double) -> RenderSnapshot {
@@ -26,11 +37,15 @@ final class ReferenceSnapshotter {
         var ends: [Int] = []
         var nonFinite = 0
         // Depth-first, explicit stack (a deep chain would overflow the thread's stack).
-        var stack: [(CALayer, Int)] = root.map { [($0, -1)] } ?? []
-        while let (layer, parent) = stack.popLast() {
+        var stack: [Pending] = root.map { [Pending(layer: $0, parent: -1, instance: nil, tint: SIMD4(repeating: 1))] } ?? []
+        var truncated = false
+        while let next = stack.popLast() {
+            let layer = next.layer, parent = next.parent
             let opacity = layer.presentedComponentsOf("opacity")[0]
             if !layer.isCommitted || layer.presentedComponentsOf("hidden")[0] >= 0.5 || !(opacity > Double(RenderSnapshot.invisible)) { continue }
-            let parentWorld = parent >= 0 ? childSpace(items[parent].layer, world: items[parent].world) : CATransform3DIdentity
+            if items.count >= RenderSnapshot.maxReplicatedItems { truncated = true; break }
+            var parentWorld = parent >= 0 ? childSpace(items[parent].layer, world: items[parent].world) : CATransform3DIdentity
+            if let instance = next.instance { parentWorld = CATransform3DConcat(instance, parentWorld) }
             let world = CATransform3DConcat(localTransform(layer), parentWorld)
             let clip = parent < 0 ? -1 : (items[parent].layer.presentedComponentsOf("masksToBounds")[0] >= 0.5 ? parent : items[parent].clip)
             let single = RenderTransform(world)
@@ -44,7 +59,7 @@ final class ReferenceSnapshotter {
             if layer.presentedComponentsOf("doubleSided")[0] < 0.5 && faceAway(world) { continue }
             let clamped = min(max(opacity, 0), 1)
             items.append(Item(layer: layer, parent: parent, world: world,
-                              opacity: (parent >= 0 ? items[parent].opacity : 1) * clamped, clip: clip))
+                              opacity: (parent >= 0 ? items[parent].opacity : 1) * clamped, clip: clip, tint: next.tint))
             ends.append(items.count)
             // Sublayers by zPosition, ties in order; pushed last first.
             let index = items.count - 1
@@ -52,7 +67,20 @@ final class ReferenceSnapshotter {
                 let za = $0.element.presentedComponentsOf("zPosition")[0], zb = $1.element.presentedComponentsOf("zPosition")[0]
                 return za != zb ? za < zb : $0.offset < $1.offset
             }
-            for (_, s) in sorted.reversed() { stack.append((s, index)) }
+            guard let replicator = layer as? CAReplicatorLayer else {
+                for (_, s) in sorted.reversed() { stack.append(Pending(layer: s, parent: index, instance: nil, tint: next.tint)) }
+                continue
+            }
+            // A replicator's sublayers once per instance, instance 0 first.
+            var instances: [(CATransform3D, SIMD4<Double>)] = []
+            replicator.presentedInstances.forEachInstance { _, m, c in instances.append((m, c)) }
+            for (m, c) in instances.reversed() {
+                for (_, s) in sorted.reversed() { stack.append(Pending(layer: s, parent: index, instance: m, tint: next.tint * c)) }
+            }
+        }
+        if truncated {
+            StrataDiagnostics.emit(.outOfCapacity,
+                "render snapshot: replicator instances would make more than \(RenderSnapshot.maxReplicatedItems) items; the instances beyond are left out")
         }
         // Subtree ends: pre-order, so a subtree ends where its last descendant's does.
         for i in stride(from: items.count - 1, to: 0, by: -1) {
@@ -116,7 +144,7 @@ final class ReferenceSnapshotter {
             let l = item.layer
             func color(_ key: String) -> SIMD4<Float> {
                 let c = l.presentedComponentsOf(key)
-                return c[0].isNaN ? .zero : SIMD4(Float(c[0]), Float(c[1]), Float(c[2]), Float(c[3]))
+                return c[0].isNaN ? .zero : SIMD4(Float(c[0]), Float(c[1]), Float(c[2]), Float(c[3])) * SIMD4<Float>(item.tint)
             }
             let b = l.presentedComponentsOf("bounds")
             out._layerIndices[i] = Int32(i)

@@ -264,5 +264,153 @@ final class LayerClassesTests: XCTestCase {
         XCTAssertTrue(tf.intersection([.background, .border, .shadow, .masksToBounds]).isEmpty, "none of its own appearance")
         XCTAssertTrue(try XCTUnwrap(childFlags).contains(.background), "its sublayer draws")
     }
+
+    // MARK: replicator instances in the render snapshot
+
+    /// The items showing `layer`, in item order.
+    private func items(of layer: CALayer, in s: RenderSnapshot) -> [Int] {
+        (0..<s.count).filter { s.layer(at: $0) === layer }
+    }
+
+    /// Where item i's bounds point p lands in the render target.
+    private func world(_ p: CGPoint, _ s: RenderSnapshot, _ i: Int) -> CGPoint {
+        s.transforms[i].apply(to: p)
+    }
+
+    private func replicatorScene(count: Int, step: CATransform3D) -> (CALayer, CAReplicatorLayer, CALayer) {
+        let root = CALayer(), rep = CAReplicatorLayer(), child = CALayer()
+        withActionsDisabled {
+            root.frame = CGRect(x: 0, y: 0, width: 400, height: 400)
+            rep.frame = CGRect(x: 0, y: 0, width: 100, height: 100)
+            rep.instanceCount = count
+            rep.instanceTransform = step
+            child.frame = CGRect(x: 45, y: 0, width: 10, height: 10)
+            child.backgroundColor = CGColor(red: 1, green: 0, blue: 0, alpha: 1)
+            rep.addSublayer(child)
+            root.addSublayer(rep)
+        }
+        return (root, rep, child)
+    }
+
+    func test_replicator_snapshot_drawsEachInstance_translated() throws {
+        let (root, rep, child) = replicatorScene(count: 3, step: CATransform3DMakeTranslation(20, 0, 0))
+        let r = CARenderer(layer: root)
+        r.renderFrame(atTime: 0)
+        let s = r.snapshot()
+        let copies = items(of: child, in: s)
+        XCTAssertEqual(copies.count, 3, "one item per instance")
+        XCTAssertEqual(copies.map { world(.zero, s, $0).x }, [45, 65, 85], "instance k moved by k steps")
+        XCTAssertEqual(copies.map { world(.zero, s, $0).y }, [0, 0, 0])
+        let repItem = try XCTUnwrap(items(of: rep, in: s).first)
+        XCTAssertEqual(Int(s.subtreeEnds[repItem]), s.count, "every instance hangs from the replicator")
+        for i in copies {
+            XCTAssertEqual(Int(s.parents[i]), repItem)
+            XCTAssertTrue(s.flags[i].contains(.background))
+        }
+        XCTAssertEqual(s.count, 5, "root, replicator, three instances")
+    }
+
+    func test_replicator_snapshot_stepTurnsAboutTheLayersCentre() throws {
+        let (root, _, child) = replicatorScene(count: 4, step: CATransform3DMakeRotation(.pi / 2, 0, 0, 1))
+        let r = CARenderer(layer: root)
+        r.renderFrame(atTime: 0)
+        let s = r.snapshot()
+        let copies = items(of: child, in: s)
+        XCTAssertEqual(copies.count, 4)
+        // The child's centre (50, 5) turns about the replicator's centre (50, 50): 45 away.
+        let centres = copies.map { world(CGPoint(x: 5, y: 5), s, $0) }
+        for c in centres {
+            XCTAssertEqual(Double(hypot(c.x - 50, c.y - 50)), 45, accuracy: 1e-3, "\(c)")
+        }
+        XCTAssertEqual(Double(centres[0].x), 50, accuracy: 1e-3)
+        XCTAssertEqual(Double(centres[0].y), 5, accuracy: 1e-3)
+        XCTAssertEqual(Double(centres[2].x), 50, accuracy: 1e-3, "half a turn")
+        XCTAssertEqual(Double(centres[2].y), 95, accuracy: 1e-3)
+        XCTAssertEqual(Double(abs(centres[1].x - 50)), 45, accuracy: 1e-3, "a quarter turn")
+        XCTAssertEqual(Double(centres[1].x + centres[3].x), 100, accuracy: 1e-3, "opposite quarter turns")
+    }
+
+    func test_replicator_snapshot_tintsInstancesByInstanceColourAndOffsets() {
+        let (root, rep, child) = replicatorScene(count: 3, step: CATransform3DMakeTranslation(20, 0, 0))
+        withActionsDisabled {
+            rep.instanceColor = CGColor(red: 1, green: 1, blue: 1, alpha: 0.8)
+            rep.instanceRedOffset = -0.5
+            rep.instanceAlphaOffset = 0.5
+            rep.backgroundColor = CGColor(red: 0, green: 1, blue: 0, alpha: 1)
+        }
+        let r = CARenderer(layer: root)
+        r.renderFrame(atTime: 0)
+        let s = r.snapshot()
+        let copies = items(of: child, in: s)
+        XCTAssertEqual(copies.count, 3)
+        let colours = copies.map { s.backgroundColors[$0] }
+        XCTAssertEqual(colours.map(\.x), [1, 0.5, 0], "red: 1 - 0.5 k, clamped")
+        XCTAssertEqual(colours.map(\.w), [0.8, 1, 1], "alpha: 0.8 + 0.5 k, clamped")
+        XCTAssertEqual(colours.map(\.y), [0, 0, 0])
+        XCTAssertEqual(s.backgroundColors[items(of: rep, in: s)[0]], SIMD4(0, 1, 0, 1), "the replicator's own colour is not tinted")
+    }
+
+    func test_replicator_snapshot_nestedReplicatorsMultiply() {
+        let root = CALayer(), outer = CAReplicatorLayer(), inner = CAReplicatorLayer(), dot = CALayer()
+        withActionsDisabled {
+            root.frame = CGRect(x: 0, y: 0, width: 400, height: 400)
+            outer.frame = CGRect(x: 0, y: 0, width: 200, height: 200)
+            outer.instanceCount = 2
+            outer.instanceTransform = CATransform3DMakeTranslation(0, 30, 0)
+            outer.instanceBlueOffset = -1
+            inner.frame = CGRect(x: 0, y: 0, width: 200, height: 200)
+            inner.instanceCount = 3
+            inner.instanceTransform = CATransform3DMakeTranslation(20, 0, 0)
+            dot.frame = CGRect(x: 0, y: 0, width: 10, height: 10)
+            dot.backgroundColor = CGColor(red: 1, green: 1, blue: 1, alpha: 1)
+            inner.addSublayer(dot)
+            outer.addSublayer(inner)
+            root.addSublayer(outer)
+        }
+        let r = CARenderer(layer: root)
+        r.renderFrame(atTime: 0)
+        let s = r.snapshot()
+        let dots = items(of: dot, in: s)
+        XCTAssertEqual(dots.count, 6, "2 outer instances of 3 inner ones")
+        let origins = dots.map { world(.zero, s, $0) }
+        XCTAssertEqual(origins.map(\.x), [0, 20, 40, 0, 20, 40])
+        XCTAssertEqual(origins.map(\.y), [0, 0, 0, 30, 30, 30])
+        XCTAssertEqual(dots.map { s.backgroundColors[$0].z }, [1, 1, 1, 0, 0, 0], "the outer tint reaches the inner instances")
+        XCTAssertEqual(items(of: inner, in: s).count, 2)
+    }
+
+    func test_replicator_snapshot_followsChanges_andZeroInstancesDrawNone() {
+        let (root, rep, child) = replicatorScene(count: 2, step: CATransform3DMakeTranslation(20, 0, 0))
+        let r = CARenderer(layer: root)
+        r.renderFrame(atTime: 0)
+        XCTAssertEqual(items(of: child, in: r.snapshot()).count, 2)
+        withActionsDisabled { rep.instanceCount = 4 }
+        r.renderFrame(atTime: 0.1)
+        XCTAssertEqual(items(of: child, in: r.snapshot()).count, 4, "the next snapshot shows the new count")
+        withActionsDisabled { child.position = CGPoint(x: 10, y: 10) }
+        r.renderFrame(atTime: 0.2)
+        let s = r.snapshot()
+        XCTAssertEqual(items(of: child, in: s).map { world(.zero, s, $0).x }, [5, 25, 45, 65], "a moved sublayer moves in every instance")
+        withActionsDisabled { rep.instanceCount = 0 }
+        r.renderFrame(atTime: 0.3)
+        let none = r.snapshot()
+        XCTAssertEqual(items(of: child, in: none).count, 0, "no instance, no sublayer")
+        XCTAssertEqual(items(of: rep, in: none).count, 1, "the replicator itself still draws")
+    }
+
+    func test_replicator_snapshot_instancesOfAnAnimatedSublayerMoveTogether() {
+        let (root, _, child) = replicatorScene(count: 3, step: CATransform3DMakeTranslation(20, 0, 0))
+        let r = CARenderer(layer: root)
+        r.renderFrame(atTime: 0)
+        inTransaction(duration: 1) {
+            CATransaction.setAnimationTimingFunction(CAMediaTimingFunction(name: .linear))
+            child.position = CGPoint(x: 50, y: 105)
+        }
+        r.renderFrame(atTime: 0.5)
+        let s = r.snapshot()
+        let ys = items(of: child, in: s).map { Double(world(.zero, s, $0).y) }
+        XCTAssertEqual(ys.count, 3)
+        for y in ys { XCTAssertEqual(y, 50, accuracy: 1, "halfway from 0 to 100") }
+    }
 }
 

@@ -190,6 +190,7 @@ open class CALayer: NSObject, CAMediaTiming {
             f |= LayerFlags.customClass
             engine.displayQueue.watchesKeys = true
             if self is CATransformLayer { f |= LayerFlags.isTransformLayer | LayerFlags.hasObjects }
+            if self is CAReplicatorLayer { f |= LayerFlags.isReplicator | LayerFlags.hasObjects }
             if ActionOverride.overrides(cls) { f |= LayerFlags.overridesAction }
         }
         if self is CAShapeLayer { f |= LayerFlags.isShape }

@@ -96,6 +96,12 @@ final class SnapshotBuilder {
     static let splitThreshold = 8_192
 
     private static let tokens = Atomic<UInt64>(0)
+    /// Replicator layers the pass styled (both threads of a pipelined pass count them).
+    private let replicatorsStyled = Atomic<Int>(0)
+    /// The items as built, before replicator instances repeat them, and each source item's
+    /// copy in the instance being written.
+    @exclusivity(unchecked) private var replicaSource: RenderSnapshot?
+    @exclusivity(unchecked) private var replicaOf = SnapshotBuffer<Int32>()
 
     deinit {
         chunkDone?.deinitialize(count: chunkDoneCapacity)
@@ -117,6 +123,7 @@ final class SnapshotBuilder {
             || layers.changedRowsDropped != dropped || layers.capacity != layerCapacity
         output.time = time
         output.sequence += 1
+        replicatorsStyled.store(0, ordering: .relaxed)
         if full || !update() {
             layers.snapshotOwner = token
             layers.changedRows.removeAll(keepingCapacity: true)
@@ -124,6 +131,12 @@ final class SnapshotBuilder {
             fullPass(rootRow)
         } else {
             layers.changedRows.removeAll(keepingCapacity: true)
+        }
+        if replicatorsStyled.load(ordering: .relaxed) > 0 {
+            // Replicator instances repeat items, which an update's row -> item map cannot
+            // follow: a tree showing a replicator is built by a full pass every snapshot.
+            replicate()
+            invalidate()
         }
         return output
     }
@@ -673,6 +686,7 @@ final class SnapshotBuilder {
             if layer.presentedObject(.shadowPath) != nil { f |= ItemBit.shadowPath }
             // A transform layer draws nothing of its own: only its sublayers show.
             if inputs.flags[r] & LayerFlags.isTransformLayer != 0 { f = 0 }
+            if inputs.flags[r] & LayerFlags.isReplicator != 0 { replicatorsStyled.add(1, ordering: .relaxed) }
         }
         // Shape layers: their index was given by the walk; their values are the serial
         // shape pass's (`gatherShapes`: the shape columns may grow during the walk).
@@ -782,6 +796,96 @@ final class SnapshotBuilder {
         if nonFinite > 0 {
             StrataDiagnostics.emit(.nonFiniteValue,
                 "render snapshot: \(nonFinite) layer(s) have non-finite world geometry (NaN, or beyond single precision); left out of the frame with their sublayers")
+        }
+    }
+
+    // MARK: replicator instances
+
+    /// Repeats each replicator item's sublayer items once per instance (instance k placed
+    /// by the instance transform applied k times about the replicator's bounds centre, in
+    /// the space its sublayers are placed in, and its colours multiplied by instance k's
+    /// colour), nested replicators inside their instances; then drops the copies the
+    /// geometry culls. The copies' geometry is computed as the pass computes items.
+    private func replicate() {
+        let inputs = SnapshotInputs(engine.layers)
+        let src = replicaSource ?? { let s = RenderSnapshot(); replicaSource = s; return s }()
+        src.copyColumns(of: output)
+        let n = src.count
+        replicaOf.reserve(n, keeping: 0)
+        output.count = 0
+        output.shapeCount = 0
+        var culled = 0, truncated = false
+        emitReplicas(0..<n, parentOut: -1, ParentContext(space: SnapshotBuilder.identity, opacity: 1, clip: -1),
+                     tint: SIMD4(repeating: 1), src, inputs, &culled, &truncated)
+        output.recomputeSubtreeEnds()
+        output.recomputedItems = output.count
+        for s in output.shapeCount..<output._paths.count where output._paths[s] != nil { output._paths[s] = nil }
+        if truncated {
+            StrataDiagnostics.emit(.outOfCapacity,
+                "render snapshot: replicator instances would make more than \(RenderSnapshot.maxReplicatedItems) items; the instances beyond are left out")
+        }
+        if culled > 0 { removeCulledItems() }
+    }
+
+    /// Writes the source items `range` (whole subtrees, in order) after the output's items:
+    /// those whose source parent is the range's parent get `parentOut` and `rootContext`,
+    /// the others their copied parent's context.
+    private func emitReplicas(_ range: Range<Int>, parentOut: Int32, _ rootContext: ParentContext, tint: SIMD4<Float>,
+                              _ src: RenderSnapshot, _ inputs: SnapshotInputs, _ culled: inout Int, _ truncated: inout Bool) {
+        guard !range.isEmpty else { return }
+        let out = output
+        let rangeParent = src._parents[range.lowerBound]
+        var ctx = rootContext, cachedParent: Int32 = -2
+        var i = range.lowerBound
+        while i < range.upperBound {
+            let j = out.count
+            if j >= RenderSnapshot.maxReplicatedItems { truncated = true; return }
+            if j >= out._layerIndices.capacity {
+                out.reserveItems(2 * j, keeping: j)
+                orderZ.reserve(2 * j, keeping: j)
+            }
+            let r = Int(src._layerIndices[i]), sp = src._parents[i], h = inputs.hints[r]
+            let p = sp == rangeParent ? parentOut : replicaOf[Int(sp)]
+            if p != cachedParent {
+                ctx = p == parentOut ? rootContext
+                    : context(ofItem: Int(p), row: Int(out._layerIndices[Int(p)]), world: out._transforms[Int(p)],
+                              opacity: out._opacities[Int(p)], clip: out._clips[Int(p)], inputs)
+                cachedParent = p
+            }
+            let g = geometry(r, h, ctx, inputs)
+            out._layerIndices[j] = Int32(r)
+            out._parents[j] = p
+            out._clips[j] = ctx.clip
+            out._transforms[j] = g.world
+            out._opacities[j] = g.opacity
+            out._bounds[j] = g.bounds
+            orderZ[j] = g.z
+            var f = out.copyStyle(from: src, item: i, to: j, tint: tint).rawValue & ~(ItemBit.perspective | SnapshotBuilder.cullBit)
+            let m = g.world
+            if !m.isAffine { f |= ItemBit.perspective }
+            let sum = m.row1 + m.row2 + m.row3 + m.row4 + g.bounds
+            if !(sum.x + sum.y + sum.z + sum.w).isFinite
+                || (h & SnapshotHint.clipping != 0 && (inputs.doubleSided.map { $0[r] < 0.5 } ?? false) && SnapshotBuilder.facesAway(m)) {
+                f |= SnapshotBuilder.cullBit
+                culled += 1
+            }
+            out._flags[j] = RenderItemFlags(rawValue: f)
+            replicaOf[i] = Int32(j)
+            out.count = j + 1
+            let end = Int(src._subtreeEnds[i])
+            if inputs.flags[r] & LayerFlags.isReplicator != 0, end > i + 1,
+               let layer = engine.layers.handle[r]?.takeUnretainedValue() as? CAReplicatorLayer {
+                let instances = layer.presentedInstances
+                let base = context(ofItem: j, row: r, world: g.world, opacity: g.opacity, clip: ctx.clip, inputs)
+                instances.forEachInstance { _, step, colour in
+                    var c = base
+                    c.space = RenderTransform(step).concatenating(base.space)
+                    emitReplicas(i + 1..<end, parentOut: Int32(j), c, tint: tint * SIMD4<Float>(colour), src, inputs, &culled, &truncated)
+                }
+                i = end
+            } else {
+                i += 1
+            }
         }
     }
 

@@ -24,6 +24,9 @@ enum LayerFlags {
     /// A CATransformLayer: the render snapshot draws none of its own appearance (set with
     /// `hasObjects`, whose branch of the style pass looks at it: no cost for other layers).
     static let isTransformLayer: UInt16 = 1 << 10
+    /// A CAReplicatorLayer: the render snapshot repeats its sublayers once per instance (set
+    /// with `hasObjects`, as `isTransformLayer` is).
+    static let isReplicator: UInt16 = 1 << 11
     /// Mask of the lookup steps that are not empty.
     static let lookupSteps: UInt16 = hasDelegate | hasActions | hasStyle | customClass
 }

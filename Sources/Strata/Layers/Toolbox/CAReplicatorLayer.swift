@@ -100,3 +100,61 @@ open class CATransformLayer: CALayer {
         return hit === self ? nil : hit
     }
 }
+
+/// What a render snapshot repeats for one replicator layer: its presented instance count,
+/// step transform, bounds centre and colours (read once per snapshot, from the presentation
+/// copy).
+struct ReplicatorInstances {
+    /// Instances drawn (0 or more).
+    var count: Int
+    /// `instanceTransform`.
+    var step: CATransform3D
+    /// The centre of the layer's bounds, about which the step applies.
+    var center: (x: Double, y: Double)
+    /// `instanceColor` as RGBA (white when nil), and the per-instance offsets.
+    var color: SIMD4<Double>
+    var offsets: SIMD4<Double>
+
+    /// Instance k's colour: the colour plus k offsets, each component clamped to 0...1.
+    func tint(_ k: Int) -> SIMD4<Double> {
+        var c = color + Double(k) * offsets
+        for i in 0..<4 { c[i] = c[i] < 0 ? 0 : (c[i] > 1 ? 1 : c[i]) }
+        return c
+    }
+
+    /// T(-centre) · m · T(centre): `m` (the step applied k times) about the bounds centre.
+    func aboutCenter(_ m: CATransform3D) -> CATransform3D {
+        CATransform3DConcat(CATransform3DConcat(CATransform3DMakeTranslation(-center.x, -center.y, 0), m),
+                            CATransform3DMakeTranslation(center.x, center.y, 0))
+    }
+
+    /// Instance transforms and tints for k = 0 ..< count, in order (the step concatenated
+    /// onto the previous instance's).
+    func forEachInstance(_ body: (Int, CATransform3D, SIMD4<Double>) -> Void) {
+        var m = CATransform3DIdentity
+        for k in 0..<count {
+            body(k, aboutCenter(m), tint(k))
+            m = CATransform3DConcat(m, step)
+        }
+    }
+}
+
+extension CAReplicatorLayer {
+    /// The instances as presented now (the presentation copy's values; the model's before
+    /// the layer is first committed).
+    var presentedInstances: ReplicatorInstances {
+        let l = presentation() ?? self
+        let b = l.bounds
+        let rgba = l.instanceColor.flatMap { c -> SIMD4<Double>? in
+            let k = c.components ?? []
+            if k.count >= 4 { return SIMD4(Double(k[0]), Double(k[1]), Double(k[2]), Double(k[3])) }
+            if k.count == 2 { return SIMD4(Double(k[0]), Double(k[0]), Double(k[0]), Double(k[1])) }
+            return nil
+        } ?? SIMD4(1, 1, 1, 1)
+        return ReplicatorInstances(
+            count: max(0, l.instanceCount), step: l.instanceTransform,
+            center: (Double(b.midX), Double(b.midY)), color: rgba,
+            offsets: SIMD4(Double(l.instanceRedOffset), Double(l.instanceGreenOffset),
+                           Double(l.instanceBlueOffset), Double(l.instanceAlphaOffset)))
+    }
+}
