@@ -231,6 +231,25 @@ extension EngineContext {
         fireCompletionGroups()
     }
 
+    /// A custom key's record leaves: its custom-track slot goes, the model value shows when
+    /// it was the key's last animation and `snap`, and a sole survivor is written directly
+    /// again. Out of line: `detach` of other kinds stays as it was.
+    @inline(never)
+    private func detachCustom(_ id: Int32, _ r: AnimationRecord, snap: Bool) {
+        if r.track >= 0 {
+            let moved = animations.customTracks[Int(r.track)].remove(r.slot)
+            if moved >= 0 { animations.records[Int(moved)].slot = r.slot }
+            animations.customSlots -= 1
+        }
+        guard let d = animations.derivedValues[id] else { return }
+        if snap, let h = layers.handle[Int(r.layer)], !hasCustomAnimation(row: r.layer, key: d.customKey, except: id) {
+            let layer = h.takeUnretainedValue()
+            layer.animatedCustom[d.customKey] = nil
+            layer.committedObjects[d.customKey] = layer.customModel(d.customKey)
+        }
+        promoteSoleCustomSlot(row: r.layer, key: d.customKey)
+    }
+
     /// Takes a record out of every list and column; the presentation value snaps to the
     /// model when no other animation drives the property. Callbacks are collected in
     /// `stopped` and delivered by the caller once the stores are consistent.
@@ -267,13 +286,10 @@ extension EngineContext {
             rotated = t.flags[Int(r.slot)] & SlotFlags.rotate != 0
             let moved = t.remove(r.slot)
             if moved >= 0 { animations.records[Int(moved)].slot = r.slot }
-        case .derived, .custom:
-            if r.kind == .custom, snap, let d = animations.derivedValues[id], let h = layers.handle[row],
-               !hasCustomAnimation(row: r.layer, key: d.customKey, except: id) {
-                let layer = h.takeUnretainedValue()
-                layer.animatedCustom[d.customKey] = nil
-                layer.committedObjects[d.customKey] = layer.customModel(d.customKey)
-            }
+        case .derived:
+            break
+        case .custom:
+            detachCustom(id, r, snap: snap)
         case .group:
             for child in animations.groupChildren[id] ?? [] where animations.records[Int(child)].flags & RecordFlags.alive != 0 {
                 detach(child, finished: finished, snap: snap, stopped: &stopped)

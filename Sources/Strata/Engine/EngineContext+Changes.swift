@@ -259,6 +259,7 @@ extension EngineContext {
         switch r.kind {
         case .lanes: animations.tracks[Int(r.track)].timing[Int(r.slot)] = e
         case .keyframes: animations.keyframeTracks[Int(r.track)].timing[Int(r.slot)] = e
+        case .custom where r.track >= 0: animations.customTracks[Int(r.track)].timing[Int(r.slot)] = e
         case .group:
             // Children run on the group's time: re-parent their entries.
             for child in animations.groupChildren[id] ?? [] {

@@ -368,10 +368,70 @@ extension EngineContext {
             | (object?.delegate != nil ? RecordFlags.hasDelegate : 0)
         let id = animations.newRecord(r, object: object)
         animations.derivedValues[id] = d
-        animations.appendDerived(id)
         if d.width > animations.widestCustom { animations.widestCustom = d.width }
+        if kind == .custom && d.keyframes == nil && d.from.count == d.delta.count && d.from.count > 0 {
+            // A basic animation of a custom key: a slot of the custom track of its width,
+            // written directly while it is the key's only animation (and replaces).
+            let others = demoteCustomSlots(row: row, key: d.customKey)
+            let direct = !others && !d.additive
+            let t = animations.customTrack(width: d.from.count)
+            animations.records[Int(id)].track = t
+            animations.records[Int(id)].slot = animations.customTracks[Int(t)].append(
+                layer: row, key: d.customKey, timing: e, record: id, from: d.from, delta: d.delta,
+                cumulative: d.cumulative, direct: direct)
+            animations.customSlots += 1
+            if !direct { animations.appendDerived(id) }
+        } else {
+            if kind == .custom { _ = demoteCustomSlots(row: row, key: d.customKey) }
+            animations.appendDerived(id)
+        }
         link(id)
         return id
+    }
+
+    /// Another animation of custom key `key` joins the layer's: the key's direct custom-track
+    /// slots go back to per-layer composition (into the per-frame list). Returns whether the
+    /// layer has animations of the key.
+    private func demoteCustomSlots(row: Int32, key: Int32) -> Bool {
+        var any = false
+        var id = animations.firstOfLayer[Int(row)]
+        while id >= 0 {
+            let r = animations.records[Int(id)]
+            if r.kind == .custom, animations.derivedValues[id]?.customKey == key {
+                any = true
+                if r.track >= 0 {
+                    let t = animations.customTracks[Int(r.track)]
+                    if t.flags[Int(r.slot)] & CustomTrack.direct != 0 {
+                        t.setDirect(Int(r.slot), false)
+                        animations.appendDerived(id)
+                    }
+                }
+            }
+            id = r.nextInLayer
+        }
+        return any
+    }
+
+    /// The layer's animations of custom key `key` are down to one: a basic, replacing one
+    /// is written directly again (out of the per-frame list).
+    func promoteSoleCustomSlot(row: Int32, key: Int32) {
+        var sole: Int32 = -1
+        var id = animations.firstOfLayer[Int(row)]
+        while id >= 0 {
+            let r = animations.records[Int(id)]
+            if r.kind == .custom, animations.derivedValues[id]?.customKey == key {
+                if sole >= 0 { return }
+                sole = id
+            }
+            id = r.nextInLayer
+        }
+        guard sole >= 0 else { return }
+        let r = animations.records[Int(sole)]
+        guard r.track >= 0, r.flags & RecordFlags.additive == 0 else { return }
+        let t = animations.customTracks[Int(r.track)]
+        guard t.flags[Int(r.slot)] & CustomTrack.direct == 0 else { return }
+        t.setDirect(Int(r.slot), true)
+        animations.dropDerived(sole)
     }
 
     /// SEMANTICS.md's from/to/by table, in lanes. nil (after a diagnostic) on bad values.

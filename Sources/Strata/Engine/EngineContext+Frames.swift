@@ -67,6 +67,7 @@ extension EngineContext {
                        presentation: layers.presentationColumn(t.property), model: layers.modelColumn(t.property))
         }
         if !animations.composed.isEmpty { composeAll() }
+        if animations.customSlots > 0 { renderCustomTracks(prog, phase, iter) }
         if !animations.derivedRecords.isEmpty { renderDerived() }
         if animations.rotatingSlots > 0 { renderRotations() }
         if !animations.objectRecords.isEmpty { renderObjects() }
@@ -148,6 +149,43 @@ extension EngineContext {
             for c in 0..<16 { l[c] = animated(c) }
         }
         LaneValue.store(CATransform3DConcat(a, LaneValue.transform(value)), into: value)
+    }
+
+    /// Custom keys' basic animations, track by track (SIMD8 blocks): direct slots write their
+    /// layers' holders; the others wait for `renderDerived`.
+    private func renderCustomTracks(_ prog: UnsafeMutablePointer<Double>, _ phase: UnsafeMutablePointer<UInt8>,
+                                    _ iter: UnsafeMutablePointer<Double>) {
+        for i in 0..<animations.customTracks.count {
+            let t = animations.customTracks[i]
+            guard t.count > 0 else { continue }
+            t.evaluate(progress: prog, phase: phase, iteration: iter) { s in customFallback(t, s) }
+        }
+    }
+
+    /// A direct slot the track could not write: not active this frame, or no holder yet.
+    /// The key is composed the general way; an active slot then gets the holder the layer
+    /// shows (a new one in place of an inline-boxed value), which later frames write.
+    @inline(never)
+    private func customFallback(_ t: CustomTrack, _ s: Int) {
+        let row = t.layer[s], key = t.key[s], e = Int(t.timing[s])
+        composeCustom(row: row, key: key)
+        guard timings.phase[e] == TimingPhase.active.rawValue, let layer = layers.handle[Int(row)]?.takeUnretainedValue(),
+              let d = animations.derivedValues[t.record[s]] else {
+            t.setHolder(s, nil)
+            return
+        }
+        if let h = layer.animatedCustom[key] as? CustomLanes, h.width == t.width {
+            t.setHolder(s, h)
+            return
+        }
+        withUnsafeTemporaryAllocation(of: Double.self, capacity: t.width) { buffer in
+            let v = buffer.baseAddress!
+            let p = timings.progress[e] + (d.cumulative ? timings.iteration[e] : 0)
+            t.value(s, progress: p, into: v)
+            let h = CustomLanes(v, width: t.width, type: d.customType)
+            layer.animatedCustom[key] = h
+            t.setHolder(s, h)
+        }
     }
 
     /// Derived transform fields replace (or add to) one field of the presentation transform;

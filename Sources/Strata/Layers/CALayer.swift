@@ -190,7 +190,10 @@ open class CALayer: NSObject, CAMediaTiming {
             f |= LayerFlags.customClass
             engine.displayQueue.watchesKeys = true
             if self is CATransformLayer { f |= LayerFlags.isTransformLayer | LayerFlags.hasObjects }
-            if self is CAReplicatorLayer { f |= LayerFlags.isReplicator | LayerFlags.hasObjects }
+            if self is CAReplicatorLayer {
+                f |= LayerFlags.isReplicator
+                context.layers.replicators += 1
+            }
             if ActionOverride.overrides(cls) { f |= LayerFlags.overridesAction }
         }
         if self is CAShapeLayer { f |= LayerFlags.isShape }

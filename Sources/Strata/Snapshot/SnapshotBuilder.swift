@@ -96,12 +96,8 @@ final class SnapshotBuilder {
     static let splitThreshold = 8_192
 
     private static let tokens = Atomic<UInt64>(0)
-    /// Replicator layers the pass styled (both threads of a pipelined pass count them).
-    private let replicatorsStyled = Atomic<Int>(0)
-    /// The items as built, before replicator instances repeat them, and each source item's
-    /// copy in the instance being written.
-    @exclusivity(unchecked) private var replicaSource: RenderSnapshot?
-    @exclusivity(unchecked) private var replicaOf = SnapshotBuffer<Int32>()
+    /// What repeating replicator instances works with (made on first use).
+    @exclusivity(unchecked) private var replicas: ReplicaScratch?
 
     deinit {
         chunkDone?.deinitialize(count: chunkDoneCapacity)
@@ -123,7 +119,6 @@ final class SnapshotBuilder {
             || layers.changedRowsDropped != dropped || layers.capacity != layerCapacity
         output.time = time
         output.sequence += 1
-        replicatorsStyled.store(0, ordering: .relaxed)
         if full || !update() {
             layers.snapshotOwner = token
             layers.changedRows.removeAll(keepingCapacity: true)
@@ -132,7 +127,7 @@ final class SnapshotBuilder {
         } else {
             layers.changedRows.removeAll(keepingCapacity: true)
         }
-        if replicatorsStyled.load(ordering: .relaxed) > 0 {
+        if layers.replicators > 0 && showsReplicator() {
             // Replicator instances repeat items, which an update's row -> item map cannot
             // follow: a tree showing a replicator is built by a full pass every snapshot.
             replicate()
@@ -686,7 +681,6 @@ final class SnapshotBuilder {
             if layer.presentedObject(.shadowPath) != nil { f |= ItemBit.shadowPath }
             // A transform layer draws nothing of its own: only its sublayers show.
             if inputs.flags[r] & LayerFlags.isTransformLayer != 0 { f = 0 }
-            if inputs.flags[r] & LayerFlags.isReplicator != 0 { replicatorsStyled.add(1, ordering: .relaxed) }
         }
         // Shape layers: their index was given by the walk; their values are the serial
         // shape pass's (`gatherShapes`: the shape columns may grow during the walk).
@@ -801,6 +795,13 @@ final class SnapshotBuilder {
 
     // MARK: replicator instances
 
+    /// Whether an item of the snapshot is a replicator layer's (the engine has some).
+    private func showsReplicator() -> Bool {
+        let flags = engine.layers.flags.base, rows = output._layerIndices.base
+        for i in 0..<output.count where flags[Int(rows[i])] & LayerFlags.isReplicator != 0 { return true }
+        return false
+    }
+
     /// Repeats each replicator item's sublayer items once per instance (instance k placed
     /// by the instance transform applied k times about the replicator's bounds centre, in
     /// the space its sublayers are placed in, and its colours multiplied by instance k's
@@ -808,10 +809,11 @@ final class SnapshotBuilder {
     /// geometry culls. The copies' geometry is computed as the pass computes items.
     private func replicate() {
         let inputs = SnapshotInputs(engine.layers)
-        let src = replicaSource ?? { let s = RenderSnapshot(); replicaSource = s; return s }()
+        let scratch = replicas ?? { let s = ReplicaScratch(); replicas = s; return s }()
+        let src = scratch.source
         src.copyColumns(of: output)
         let n = src.count
-        replicaOf.reserve(n, keeping: 0)
+        scratch.copyOf.reserve(n, keeping: 0)
         output.count = 0
         output.shapeCount = 0
         var culled = 0, truncated = false
@@ -834,6 +836,7 @@ final class SnapshotBuilder {
                               _ src: RenderSnapshot, _ inputs: SnapshotInputs, _ culled: inout Int, _ truncated: inout Bool) {
         guard !range.isEmpty else { return }
         let out = output
+        let copyOf = replicas!.copyOf.base
         let rangeParent = src._parents[range.lowerBound]
         var ctx = rootContext, cachedParent: Int32 = -2
         var i = range.lowerBound
@@ -845,7 +848,7 @@ final class SnapshotBuilder {
                 orderZ.reserve(2 * j, keeping: j)
             }
             let r = Int(src._layerIndices[i]), sp = src._parents[i], h = inputs.hints[r]
-            let p = sp == rangeParent ? parentOut : replicaOf[Int(sp)]
+            let p = sp == rangeParent ? parentOut : copyOf[Int(sp)]
             if p != cachedParent {
                 ctx = p == parentOut ? rootContext
                     : context(ofItem: Int(p), row: Int(out._layerIndices[Int(p)]), world: out._transforms[Int(p)],
@@ -870,7 +873,7 @@ final class SnapshotBuilder {
                 culled += 1
             }
             out._flags[j] = RenderItemFlags(rawValue: f)
-            replicaOf[i] = Int32(j)
+            copyOf[i] = Int32(j)
             out.count = j + 1
             let end = Int(src._subtreeEnds[i])
             if inputs.flags[r] & LayerFlags.isReplicator != 0, end > i + 1,
@@ -1050,6 +1053,13 @@ extension CALayer {
         if let m = animated as? PathMorph { return m.path }
         return animated
     }
+}
+
+/// Repeating replicator instances: the items as built before they repeat, and each source
+/// item's copy in the instance being written.
+final class ReplicaScratch {
+    let source = RenderSnapshot()
+    @exclusivity(unchecked) var copyOf = SnapshotBuffer<Int32>()
 }
 
 /// The output columns' base pointers, read once per pass (the snapshot's buffers live in

@@ -82,7 +82,13 @@ final class AnimationStore {
     /// Lanes of the widest custom-key value added so far, at least 16 (a transform): the
     /// room `composeCustom` takes on the stack.
     @exclusivity(unchecked) var widestCustom = 16
-    /// Records of kind `.derived` and `.custom`, in add order.
+    /// Basic animations of custom keys, one track per value width (`CustomTrack`), and
+    /// their slots in all.
+    @exclusivity(unchecked) var customTracks: [CustomTrack] = []
+    @exclusivity(unchecked) private var customTrackOfWidth: [Int: Int32] = [:]
+    @exclusivity(unchecked) var customSlots = 0
+    /// Records of kind `.derived` and `.custom` evaluated per record each frame (transform
+    /// fields, and custom keys but those a custom track writes directly), in add order.
     @exclusivity(unchecked) var derivedRecords: [Int32] = []
     /// Where each live derived record is in `derivedRecords`. A removal leaves -1 in its
     /// place (the others keep their order, which composition follows) and the list is
@@ -96,7 +102,20 @@ final class AnimationStore {
         derivedRecords.append(id)
     }
 
-    private func dropDerived(_ id: Int32) {
+    /// The custom track of values `width` lanes wide.
+    func customTrack(width: Int) -> Int32 {
+        if let t = customTrackOfWidth[width] { return t }
+        customTracks.append(CustomTrack(width: width))
+        let t = Int32(customTracks.count - 1)
+        customTrackOfWidth[width] = t
+        return t
+    }
+
+    /// Whether derived record `id` is in the per-frame list.
+    func isListedDerived(_ id: Int32) -> Bool { derivedPosition[id] != nil }
+
+    /// Takes a derived record out of the per-frame list (nothing when it is not there).
+    func dropDerived(_ id: Int32) {
         guard let i = derivedPosition.removeValue(forKey: id) else { return }
         derivedRecords[i] = -1
         derivedDead += 1
@@ -216,6 +235,7 @@ final class AnimationStore {
         var b = records.rows.capacity * MemoryLayout<AnimationRecord>.stride + objects.capacity * 8
             + freeRecords.capacity * 4
         for t in tracks { b += t.bytesAllocated }
+        for t in customTracks { b += t.bytesAllocated }
         for k in keyframeTracks { b += k.bytesAllocated }
         return b
     }

@@ -24,8 +24,8 @@ enum LayerFlags {
     /// A CATransformLayer: the render snapshot draws none of its own appearance (set with
     /// `hasObjects`, whose branch of the style pass looks at it: no cost for other layers).
     static let isTransformLayer: UInt16 = 1 << 10
-    /// A CAReplicatorLayer: the render snapshot repeats its sublayers once per instance (set
-    /// with `hasObjects`, as `isTransformLayer` is).
+    /// A CAReplicatorLayer: the render snapshot repeats its sublayers once per instance
+    /// (`LayerStore.replicators` counts the live ones).
     static let isReplicator: UInt16 = 1 << 11
     /// Mask of the lookup steps that are not empty.
     static let lookupSteps: UInt16 = hasDelegate | hasActions | hasStyle | customClass
@@ -98,6 +98,9 @@ final class LayerStore {
     }
 
     /// A fresh row with every property at its default.
+    /// Live CAReplicatorLayer rows: while there are any, each snapshot looks for them.
+    @exclusivity(unchecked) var replicators = 0
+
     func allocate(flags f: UInt16) -> Int32 {
         let row: Int32
         if let r = freeRows.popMin() {
@@ -127,6 +130,7 @@ final class LayerStore {
     func free(_ row: Int32) {
         let i = Int(row)
         if hasOwnTiming(row) { timedLayers -= 1 }
+        if flags[i] & LayerFlags.isReplicator != 0 { replicators -= 1 }
         flags[i] = 0
         handle[i] = nil
         freeRows.insert(row)

@@ -103,6 +103,9 @@ final class CustomLanes {
         self.type = type
     }
 
+    /// The lanes themselves: a custom track's direct slot writes its value here each frame.
+    var lanesPointer: UnsafeMutablePointer<Double> { lanes }
+
     /// The value boxed as its type.
     var boxed: Any { type.box(UnsafePointer(lanes), width: width) }
 
