@@ -119,7 +119,7 @@ extension CALayer {
             depth += 1
         }
         if let found = outcome(type(of: self).defaultAction(forKey: key)) { return found }
-        guard let spec = PropertyCatalog.spec(key) else { return .none }
+        guard let spec = PropertyCatalog.spec(key) else { return outcome(ToolboxImplicitAction.forLayerKey(key)) ?? .none }
         if spec.shapeOnly && !(self is CAShapeLayer) { return .none }
         return spec.implicitAction == .none ? .none : .builtIn(spec.implicitAction)
     }

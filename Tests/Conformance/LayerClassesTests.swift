@@ -186,6 +186,30 @@ final class LayerClassesTests: XCTestCase {
         XCTAssertEqual(p.contentsGravity, .resizeAspectFill)
     }
 
+    func test_contentsCenterAndRasterizationScale_animateImplicitly() throws {
+        let scene = Scene(CALayer())
+        inTransaction(duration: 1) {
+            CATransaction.setAnimationTimingFunction(CAMediaTimingFunction(name: .linear))
+            scene.layer.contentsCenter = CGRect(x: 0.2, y: 0.4, width: 0.6, height: 0.2)
+            scene.layer.rasterizationScale = 3
+        }
+        XCTAssertEqual(Set(scene.layer.animationKeys() ?? []), ["contentsCenter", "rasterizationScale"],
+                       "Apple documents both as animatable")
+        scene.frame(at: 0.5)
+        let p = try scene.presented()
+        XCTAssertEqual(Double(p.rasterizationScale), 2, accuracy: 1e-9, "half-way from 1 to 3")
+        XCTAssertEqual(Double(p.contentsCenter.minX), 0.1, accuracy: 1e-9)
+        XCTAssertEqual(Double(p.contentsCenter.minY), 0.2, accuracy: 1e-9)
+        XCTAssertEqual(Double(p.contentsCenter.width), 0.8, accuracy: 1e-9)
+        XCTAssertEqual(Double(p.contentsCenter.height), 0.6, accuracy: 1e-9)
+        scene.frame(at: 2)
+        XCTAssertEqual(scene.layer.animationKeys() ?? [], [], "finished and removed")
+        withActionsDisabled { scene.layer.rasterizationScale = 5 }
+        XCTAssertEqual(scene.layer.animationKeys() ?? [], [], "with actions disabled: no animation")
+        scene.frame(at: 2.1)
+        XCTAssertEqual(Double(try scene.presented().rasterizationScale), 5, accuracy: 1e-12)
+    }
+
     func test_shapeStrokeProperties() throws {
         let s = CAShapeLayer()
         XCTAssertEqual(s.lineCap, .butt)

@@ -38,12 +38,20 @@ func stepOutcome(_ a: CAAction?) -> ActionOutcome? {
 /// Step 5: the built-in implicit action of a key on a layer.
 @inline(__always)
 func builtInOutcome(_ layer: CALayer, _ key: PropertyID, flags: UInt16) -> ActionOutcome {
-    guard key.isBuiltIn else { return .none }
+    guard key.isBuiltIn else { return keyedOutcome(key) }
     // Bit tests on literal masks: no table load, no lazy-global check.
     let bit = UInt64(1) << UInt64(truncatingIfNeeded: key.raw)
     if PropertyTable.noActionBits & bit != 0 { return .none }
     if PropertyTable.shapeOnlyBits & bit != 0 && flags & LayerFlags.isShape == 0 { return .none }
     return .builtIn(PropertyTable.transitionBits & bit != 0 ? .transition : .basic)
+}
+
+/// Step 5 for a key kept as a keyed value: CALayer's animatable ones among them
+/// (`contentsCenter`, `rasterizationScale`) animate implicitly; other keys have no action.
+/// Out of line: the built-in keys' step stays small.
+@inline(never)
+func keyedOutcome(_ key: PropertyID) -> ActionOutcome {
+    ToolboxImplicitAction.forLayerKey(KeyInterner.name(key)).map { .action($0) } ?? .none
 }
 
 /// Step 3: `style["actions"][key]`, then `style["style"]` recursively (bounded depth, so a

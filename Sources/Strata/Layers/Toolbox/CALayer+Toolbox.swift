@@ -1,8 +1,9 @@
 import Foundation
 
 // The rest of CALayer's and CAShapeLayer's properties, kept as keyed values of the layer
-// (nothing for layers that leave them at their defaults). None has an implicit animation
-// (`contentsCenter` animates explicitly, as any keyed rectangle does).
+// (nothing for layers that leave them at their defaults). `contentsCenter` and
+// `rasterizationScale` animate implicitly (Apple documents them as animatable, see
+// `ToolboxImplicitAction.forLayerKey`); the others do not.
 
 extension CALayer {
     /// The scale of the contents' pixels to points (1 by default).

@@ -74,6 +74,12 @@ enum ToolboxValues {
 final class ToolboxImplicitAction: NSObject, CAAction {
     static let shared = ToolboxImplicitAction()
 
+    /// The implicit action of a key of every layer kept as a keyed value: Apple documents
+    /// `contentsCenter` and `rasterizationScale` as animatable; the others have none.
+    static func forLayerKey(_ key: String) -> CAAction? {
+        key == "contentsCenter" || key == "rasterizationScale" ? shared : nil
+    }
+
     func run(forKey event: String, object anObject: Any, arguments dict: [AnyHashable: Any]?) {
         let a = CABasicAnimation(keyPath: event)
         a.timingFunction = CATransaction.animationTimingFunction() ?? CAMediaTimingFunction(name: .default)
