@@ -203,4 +203,41 @@ final class ReentrancyTests: XCTestCase {
         XCTAssertNil(CATransaction.completionBlock(), "the stack is balanced")
         CATransaction.commit()
     }
+
+    /// Seed 2200000119432 (differential fuzz): a change whose action replaces an animation
+    /// releases a completion block that sets the property again. The inner change is a change
+    /// of its own: its animation starts from the value shown then, not from the value the
+    /// outer change started from.
+    func test_aChangeMadeByACompletionBlockTheOuterActionReleased_startsFromTheValueShown() throws {
+        let root = CALayer(), layer = AskingSuperLayer()
+        let renderer = CARenderer(layer: root)
+        withActionsDisabled { root.addSublayer(layer) }
+        renderer.renderFrame(atTime: 0)
+        var inner: Any?
+        CATransaction.setCompletionBlock {
+            layer.opacity = 0
+            inner = (layer.animation(forKey: "opacity") as? CABasicAnimation)?.fromValue
+        }
+        let hold = CABasicAnimation(keyPath: "opacity")
+        hold.fromValue = 0.0
+        hold.toValue = 0.0
+        hold.speed = 0   // never ends: its completion block waits until it is replaced
+        let group = CAAnimationGroup()
+        group.animations = [hold]
+        group.speed = 0
+        layer.add(group, forKey: "opacity")
+        renderer.renderFrame(atTime: 0)
+        XCTAssertEqual(Double(try XCTUnwrap(layer.presentation()).opacity), 0, "the group holds 0")
+        layer.opacity = 1   // replaces the group (the model value shows), which releases the block
+        XCTAssertEqual(numericValue(inner) ?? .nan, 1, accuracy: 1e-12, "from the value shown once the group went")
+        XCTAssertEqual(layer.opacity, 0, "the block's change came last")
+        renderer.renderFrame(atTime: 0)
+        XCTAssertEqual(Double(try XCTUnwrap(layer.presentation()).opacity), 1, accuracy: 1e-12, "its animation at its start")
+    }
 }
+
+/// Asks `super` for every action (a class that overrides `action(forKey:)`, as apps do).
+private final class AskingSuperLayer: CALayer {
+    override func action(forKey event: String) -> CAAction? { super.action(forKey: event) }
+}
+

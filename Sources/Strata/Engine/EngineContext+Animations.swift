@@ -343,7 +343,24 @@ extension EngineContext {
 
     func deliverStops(_ stopped: [(CAAnimation, Bool)]) {
         guard !stopped.isEmpty else { return }
-        for (a, finished) in stopped { a.delegate?.animationDidStop(a, finished: finished) }
+        outsideChangeInFlight {
+            for (a, finished) in stopped { a.delegate?.animationDidStop(a, finished: finished) }
+        }
+    }
+
+    /// Runs app code (delegate callbacks, completion blocks) that an action may release while
+    /// its change is in flight: a change that code makes is a change of its own, which must
+    /// neither start from the outer change's old value (what `changeInFlight` tells lookups
+    /// and `fromValue`s) nor end the outer one's in-flight state; both are put back after.
+    @inline(never)
+    func outsideChangeInFlight(_ body: () -> Void) {
+        guard changeInFlight != nil || objectInFlight != nil else { body(); return }
+        let change = changeInFlight, object = objectInFlight
+        changeInFlight = nil
+        objectInFlight = nil
+        body()
+        changeInFlight = change
+        objectInFlight = object
     }
 
     /// A layer object went away: its animations are removed, its children released.

@@ -100,7 +100,11 @@ extension EngineContext {
 
     /// Runs completion blocks whose groups are done (they may open transactions themselves).
     func fireCompletionGroups() {
-        while let g = transactions.nextReadyGroup() { g.block() }
+        guard let first = transactions.nextReadyGroup() else { return }
+        outsideChangeInFlight {
+            first.block()
+            while let g = transactions.nextReadyGroup() { g.block() }
+        }
     }
 
     /// The shared timing entry of the innermost level's built-in implicit animations.
