@@ -83,7 +83,13 @@ public struct ScriptGenerator {
         } else if chance(0.12) {
             // Core Animation's layer classes: their keys are keyed values with class defaults
             // and implicit actions of their own.
-            ops.append(.makeClassLayer(id: id, kind: pick(["gradient", "gradient", "text", "replicator", "transform"])))
+            let kind = pick(["gradient", "gradient", "text", "replicator", "transform"])
+            ops.append(.makeClassLayer(id: id, kind: kind))
+            if kind == "replicator" && chance(0.8) {
+                // Instances its later sublayers repeat in (the render snapshot's copies).
+                ops.append(.set(layer: id, keyPath: "instanceCount", value: value(for: "instanceCount")))
+                if chance(0.6) { ops.append(.set(layer: id, keyPath: "instanceTransform", value: value(for: "instanceTransform"))) }
+            }
         } else if chance(0.08) {
             ops.append(.makeView(id: id))
             viewIDs.append(id)
@@ -133,6 +139,9 @@ public struct ScriptGenerator {
         case "instanceTransform":
             return .transform([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, number(-30...30), number(-30...30), 0, 1])
         case "instanceAlphaOffset": return .scalar(number(-0.3...0))
+        case "instanceRedOffset": return .scalar(number(-0.5...0.2))
+        // Replicators repeat their sublayers in the render snapshot: none, one, a few.
+        case "instanceCount": return .scalar(Double(Int.random(in: 0...4, using: &rng)))
         default: return .scalar(number(0...40))
         }
     }
@@ -184,7 +193,7 @@ public struct ScriptGenerator {
                                "contents", "progress", "sublayerTransform", "masksToBounds", "isDoubleSided",
                                "borderWidth", "shadowOpacity", "anchorPointZ", "shadowPath", "path", "levels",
                                "colors", "locations", "startPoint", "fontSize", "foregroundColor", "instanceTransform",
-                               "instanceAlphaOffset"]
+                               "instanceAlphaOffset", "instanceCount", "instanceRedOffset"]
     static let animatableKeys = ["opacity", "position", "bounds", "backgroundColor", "cornerRadius", "transform",
                                  "position.x", "bounds.size.width", "zPosition", "progress", "shadowPath", "path",
                                  "levels", "colors", "fontSize", "instanceTransform"]

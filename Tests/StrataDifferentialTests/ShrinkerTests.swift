@@ -47,7 +47,7 @@ final class ToolboxGenerationTests: XCTestCase {
     }
 
     func test_generatorReachesSpringsClassesAndViews_andTheEnginesAgree() {
-        var springs = 0, gradients = 0, colorSets = 0, views = 0, blocks = 0, viewEvents = 0
+        var springs = 0, gradients = 0, colorSets = 0, views = 0, blocks = 0, viewEvents = 0, repeated = 0
         for seed in 1...400 {
             let s = ScriptGenerator.script(seed: UInt64(seed))
             let spring = uses(s.ops) {
@@ -60,10 +60,18 @@ final class ToolboxGenerationTests: XCTestCase {
             let block = uses(s.ops) { if case .viewAnimate = $0 { return true }; return false }
             springs += spring ? 1 : 0; gradients += gradient ? 1 : 0; colorSets += colors ? 1 : 0
             views += view ? 1 : 0; blocks += block ? 1 : 0
-            guard spring || gradient || block else { continue }
+            let replicator = uses(s.ops) { if case .makeClassLayer(_, "replicator") = $0 { return true }; return false }
+                && uses(s.ops) { if case .set(_, "instanceCount", _) = $0 { return true }; return false }
+            guard spring || gradient || block || replicator else { continue }
             let (fast, reference) = Differential.traces(s)
             XCTAssertNil(TraceComparison.firstDifference(fast, reference), "seed \(seed)")
             viewEvents += fast.filter { if case let .event(e) = $0 { return e.hasPrefix("view ") }; return false }.count
+            // A snapshot showing one layer more than once: a replicator's instances.
+            let repeats = fast.contains {
+                guard case let .snapshot(_, items) = $0 else { return false }
+                return Set(items.map(\.layer)).count < items.count
+            }
+            repeated += repeats ? 1 : 0
         }
         XCTAssertGreaterThan(springs, 10, "scripts add CASpringAnimations")
         XCTAssertGreaterThan(gradients, 10, "scripts make gradient layers")
@@ -71,5 +79,6 @@ final class ToolboxGenerationTests: XCTestCase {
         XCTAssertGreaterThan(views, 10, "scripts make host views")
         XCTAssertGreaterThan(blocks, 5, "scripts run view animation blocks")
         XCTAssertGreaterThan(viewEvents, 5, "view blocks' completions run (traced) in both engines")
+        XCTAssertGreaterThan(repeated, 5, "snapshots repeat replicators' sublayers (and the engines agree on them)")
     }
 }
