@@ -170,7 +170,13 @@ extension CALayer {
                     value = customModel(key).flatMap { Boxing.components($0, kind: kind, width: v.count) }
                         ?? [Double](repeating: 0, count: v.count)
                 }
-                value = r.isAdditive ? zip(value!, v).map { $0 + $1 } : v
+                // An additive one adds to the elements it has; those of a longer value so
+                // far stay (a two-colour additive over three colours leaves the third).
+                if r.isAdditive {
+                    for c in 0..<min(value!.count, v.count) { value![c] += v[c] }
+                } else {
+                    value = v
+                }
                 boxAs = type
                 anyActive = true
             }

@@ -140,4 +140,18 @@ final class CustomKeyAnimationFramesTests: XCTestCase {
         scene.frame(at: 1.75)
         XCTAssertEqual(try shown(scene, "level"), 17.5, accuracy: 1e-9)
     }
+
+    /// Seed 2500000078051 (differential fuzz): an additive animation with fewer elements than
+    /// the value so far adds to the elements it has; the others stay.
+    func test_additiveArrayShorterThanTheValueSoFar_leavesTheRestAsTheyAre() throws {
+        let scene = Scene(CALayer())   // no model value: each animation's values give its width
+        inTransaction {
+            scene.layer.add(basic("levels", from: [10.0, 20.0, 30.0], to: [10.0, 20.0, 30.0]), forKey: "base")
+            scene.layer.add(basic("levels", from: [1.0, 1.0], to: [3.0, 3.0], additive: true), forKey: "add")
+        }
+        scene.frame(at: 0.5)
+        let shown = try XCTUnwrap(try scene.presented().value(forKey: "levels") as? [Double])
+        XCTAssertEqual(shown, [12, 22, 30], "two elements added to, the third as the base animation has it")
+    }
 }
+
