@@ -30,6 +30,18 @@ private final class BarLayer: CALayer {
     }
 }
 
+/// A layer subclass that displays for a built-in key: it draws at its opacity.
+private final class FadeLayer: CALayer {
+    var draws: [Float] = []
+    override init() { super.init() }
+    override init(layer: Any) { super.init(layer: layer) }
+    required init?(coder: NSCoder) { super.init(coder: coder) }
+    override class func needsDisplay(forKey key: String) -> Bool {
+        key == "opacity" || super.needsDisplay(forKey: key)
+    }
+    override func draw(in ctx: CGContext) { (model() as FadeLayer).draws.append(opacity) }
+}
+
 private final class DrawingDelegate: NSObject, CALayerDelegate {
     var drawn = 0, willDraw = 0
     func draw(_ layer: CALayer, in ctx: CGContext) {
@@ -156,4 +168,29 @@ final class DisplayTests: XCTestCase {
         renderer.renderFrame(atTime: 2)
         XCTAssertEqual(bar.draws.count, 3, "drawn once more at the frame the animation ended, then no more")
     }
+
+    func test_implicitAnimationOfADisplayedBuiltInKey_drawsThePresentationEachFrame() {
+        let root = CALayer(), fade = FadeLayer()
+        withActionsDisabled {
+            fade.bounds = CGRect(x: 0, y: 0, width: 10, height: 10)
+            root.addSublayer(fade)
+        }
+        let renderer = CARenderer(layer: root)
+        renderer.renderFrame(atTime: 0)
+        fade.draws = []
+        inTransaction(duration: 1) {
+            CATransaction.setAnimationTimingFunction(CAMediaTimingFunction(name: .linear))
+            fade.opacity = 0
+        }
+        XCTAssertEqual(fade.draws, [0], "marked by the change: the model layer draws at the commit")
+        renderer.renderFrame(atTime: 0.25)
+        renderer.renderFrame(atTime: 0.5)
+        XCTAssertEqual(fade.draws.count, 3, "then the presentation each frame of the implicit animation")
+        XCTAssertEqual(Double(fade.draws[1]), 0.75, accuracy: 1e-6)
+        XCTAssertEqual(Double(fade.draws[2]), 0.5, accuracy: 1e-6)
+        renderer.renderFrame(atTime: 1.5)
+        renderer.renderFrame(atTime: 2)
+        XCTAssertEqual(fade.draws.count, 4, "once more at the frame it ended, then no more")
+    }
 }
+

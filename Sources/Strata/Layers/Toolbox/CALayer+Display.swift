@@ -105,8 +105,14 @@ extension CALayer {
     /// A change of `key` marks the layer when its class asks (`needsDisplay(forKey:)`, or
     /// `bounds` with `needsDisplayOnBoundsChange`).
     func noteDisplayChange(_ key: String) {
-        if type(of: self).needsDisplay(forKey: key) || (key == "bounds" && needsDisplayOnBoundsChange) {
+        let asks = type(of: self).needsDisplay(forKey: key)
+        if asks || (key == "bounds" && needsDisplayOnBoundsChange) {
             displayQueue.mark(self)
+        }
+        // The change's implicit animation (under the key's name) redraws the presentation
+        // each frame while it runs, as an explicit one does.
+        if asks, let a = animation(forKey: key) as? CAPropertyAnimation, a.keyPath == key {
+            displayQueue.noteAnimated(self, key)
         }
     }
 }
