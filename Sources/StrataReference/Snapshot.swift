@@ -79,8 +79,7 @@ final class ReferenceSnapshotter {
             }
         }
         if truncated {
-            StrataDiagnostics.emit(.outOfCapacity,
-                "render snapshot: replicator instances would make more than \(RenderSnapshot.maxReplicatedItems) items; the instances beyond are left out")
+            StrataDiagnostics.emit(.outOfCapacity, RenderSnapshot.replicasLeftOut)
         }
         // Subtree ends: pre-order, so a subtree ends where its last descendant's does.
         for i in stride(from: items.count - 1, to: 0, by: -1) {

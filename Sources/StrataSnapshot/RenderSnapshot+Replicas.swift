@@ -7,6 +7,10 @@ extension RenderSnapshot {
     /// with more instances than fit stops repeating there, with a diagnostic.
     package static let maxReplicatedItems = 1 << 22
 
+    /// What both engines report when a snapshot reaches `maxReplicatedItems`.
+    package static let replicasLeftOut =
+        "render snapshot: replicator instances would make more than \(maxReplicatedItems) items; the instances beyond are left out"
+
     /// This snapshot's tree, style and shape columns become a copy of `other`'s first
     /// `other.count` items and `other.shapeCount` shapes.
     package func copyColumns(of other: RenderSnapshot) {

@@ -201,13 +201,19 @@ extension EngineContext {
 
     /// Is another animation of custom key `key` attached to the layer?
     func hasCustomAnimation(row: Int32, key: Int32, except: Int32) -> Bool {
+        var found = false
+        forEachCustomRecord(row: row, key: key) { id, _ in if id != except { found = true } }
+        return found
+    }
+
+    /// Calls `body` with each of the layer's animation records of custom key `key`, in add order.
+    func forEachCustomRecord(row: Int32, key: Int32, _ body: (Int32, AnimationRecord) -> Void) {
         var id = animations.firstOfLayer[Int(row)]
         while id >= 0 {
             let r = animations.records[Int(id)]
-            if id != except, r.kind == .custom, animations.derivedValues[id]?.customKey == key { return true }
+            if r.kind == .custom, animations.derivedValues[id]?.customKey == key { body(id, r) }
             id = r.nextInLayer
         }
-        return false
     }
 
     /// Delegate callbacks and completion blocks held back while an animation replaced

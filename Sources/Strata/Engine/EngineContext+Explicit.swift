@@ -394,20 +394,14 @@ extension EngineContext {
     /// layer has animations of the key.
     private func demoteCustomSlots(row: Int32, key: Int32) -> Bool {
         var any = false
-        var id = animations.firstOfLayer[Int(row)]
-        while id >= 0 {
-            let r = animations.records[Int(id)]
-            if r.kind == .custom, animations.derivedValues[id]?.customKey == key {
-                any = true
-                if r.track >= 0 {
-                    let t = animations.customTracks[Int(r.track)]
-                    if t.flags[Int(r.slot)] & CustomTrack.direct != 0 {
-                        t.setDirect(Int(r.slot), false)
-                        animations.appendDerived(id)
-                    }
-                }
+        forEachCustomRecord(row: row, key: key) { id, r in
+            any = true
+            guard r.track >= 0 else { return }
+            let t = animations.customTracks[Int(r.track)]
+            if t.flags[Int(r.slot)] & CustomTrack.direct != 0 {
+                t.setDirect(Int(r.slot), false)
+                animations.appendDerived(id)
             }
-            id = r.nextInLayer
         }
         return any
     }
@@ -415,17 +409,9 @@ extension EngineContext {
     /// The layer's animations of custom key `key` are down to one: a basic, replacing one
     /// is written directly again (out of the per-frame list).
     func promoteSoleCustomSlot(row: Int32, key: Int32) {
-        var sole: Int32 = -1
-        var id = animations.firstOfLayer[Int(row)]
-        while id >= 0 {
-            let r = animations.records[Int(id)]
-            if r.kind == .custom, animations.derivedValues[id]?.customKey == key {
-                if sole >= 0 { return }
-                sole = id
-            }
-            id = r.nextInLayer
-        }
-        guard sole >= 0 else { return }
+        var sole: Int32 = -1, n = 0
+        forEachCustomRecord(row: row, key: key) { id, _ in sole = id; n += 1 }
+        guard n == 1 else { return }
         let r = animations.records[Int(sole)]
         guard r.track >= 0, r.flags & RecordFlags.additive == 0 else { return }
         let t = animations.customTracks[Int(r.track)]

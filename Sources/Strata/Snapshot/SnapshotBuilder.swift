@@ -580,11 +580,8 @@ final class SnapshotBuilder {
             zOrder[i] = g.z
             let m = g.world
             poison.addProduct(m.row1 + m.row2 + m.row3 + m.row4 + g.bounds, SIMD4<Float>.zero)
-            var f: UInt32 = m.isAffine ? 0 : ItemBit.perspective
-            if h & SnapshotHint.clipping != 0, let ds = inputs.doubleSided, ds[r] < 0.5, SnapshotBuilder.facesAway(m) {
-                f |= SnapshotBuilder.cullBit
-                culled += 1
-            }
+            var f = SnapshotBuilder.geometryBits(m, r, h, inputs)
+            if f & SnapshotBuilder.cullBit != 0 { culled += 1 }
             if withStyle {
                 f |= style(i, r, h, inputs, c)
             } else {
@@ -626,6 +623,15 @@ final class SnapshotBuilder {
         r1 += r1.w * o; r2 += r2.w * o; r3 += r3.w * o; r4 += r4.w * o
         let s = RenderTransform(row1: SIMD4<Float>(r1), row2: SIMD4<Float>(r2), row3: SIMD4<Float>(r3), row4: SIMD4<Float>(r4))
         return s.concatenating(w)
+    }
+
+    /// The flag bits an item's world transform `m` decides: `perspective`, and `cullBit` for
+    /// a single-sided layer (row r, hints h) facing away.
+    @inline(__always)
+    static func geometryBits(_ m: RenderTransform, _ r: Int, _ h: UInt8, _ inputs: SnapshotInputs) -> UInt32 {
+        var f: UInt32 = m.isAffine ? 0 : ItemBit.perspective
+        if h & SnapshotHint.clipping != 0, let ds = inputs.doubleSided, ds[r] < 0.5, facesAway(m) { f |= cullBit }
+        return f
     }
 
     /// Does a layer with world transform `m` show its back? Its unit square, mapped and
@@ -823,8 +829,7 @@ final class SnapshotBuilder {
         output.recomputedItems = output.count
         for s in output.shapeCount..<output._paths.count where output._paths[s] != nil { output._paths[s] = nil }
         if truncated {
-            StrataDiagnostics.emit(.outOfCapacity,
-                "render snapshot: replicator instances would make more than \(RenderSnapshot.maxReplicatedItems) items; the instances beyond are left out")
+            StrataDiagnostics.emit(.outOfCapacity, RenderSnapshot.replicasLeftOut)
         }
         if culled > 0 { removeCulledItems() }
     }
@@ -863,15 +868,12 @@ final class SnapshotBuilder {
             out._opacities[j] = g.opacity
             out._bounds[j] = g.bounds
             orderZ[j] = g.z
-            var f = out.copyStyle(from: src, item: i, to: j, tint: tint).rawValue & ~(ItemBit.perspective | SnapshotBuilder.cullBit)
             let m = g.world
-            if !m.isAffine { f |= ItemBit.perspective }
+            var f = out.copyStyle(from: src, item: i, to: j, tint: tint).rawValue & ~(ItemBit.perspective | SnapshotBuilder.cullBit)
+                | SnapshotBuilder.geometryBits(m, r, h, inputs)
             let sum = m.row1 + m.row2 + m.row3 + m.row4 + g.bounds
-            if !(sum.x + sum.y + sum.z + sum.w).isFinite
-                || (h & SnapshotHint.clipping != 0 && (inputs.doubleSided.map { $0[r] < 0.5 } ?? false) && SnapshotBuilder.facesAway(m)) {
-                f |= SnapshotBuilder.cullBit
-                culled += 1
-            }
+            if !(sum.x + sum.y + sum.z + sum.w).isFinite { f |= SnapshotBuilder.cullBit }
+            if f & SnapshotBuilder.cullBit != 0 { culled += 1 }
             out._flags[j] = RenderItemFlags(rawValue: f)
             copyOf[i] = Int32(j)
             out.count = j + 1

@@ -97,10 +97,10 @@ final class LayerStore {
         return capacity * (6 * 4 + 2 + 1 + 8 + 2 * lanes * 8)
     }
 
-    /// A fresh row with every property at its default.
     /// Live CAReplicatorLayer rows: while there are any, each snapshot looks for them.
     @exclusivity(unchecked) var replicators = 0
 
+    /// A fresh row with every property at its default.
     func allocate(flags f: UInt16) -> Int32 {
         let row: Int32
         if let r = freeRows.popMin() {

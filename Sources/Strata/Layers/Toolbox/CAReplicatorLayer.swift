@@ -74,10 +74,8 @@ open class CAReplicatorLayer: CALayer {
     /// Instance `k`'s colour multiplier: `instanceColor` (white when nil) plus k times the
     /// offsets, each component clamped to 0...1, as Core Animation composes them.
     public func effectiveInstanceColor(at k: Int) -> [CGFloat] {
-        let base = instanceColor?.components ?? [1, 1, 1, 1]
-        let rgba = base.count >= 4 ? Array(base.prefix(4)) : [base[0], base[0], base[0], base.last ?? 1]
-        let offsets = [instanceRedOffset, instanceGreenOffset, instanceBlueOffset, instanceAlphaOffset]
-        return (0..<4).map { min(max(rgba[$0] + CGFloat(k) * CGFloat(offsets[$0]), 0), 1) }
+        let c = ReplicatorInstances(self).tint(k)
+        return [CGFloat(c.x), CGFloat(c.y), CGFloat(c.z), CGFloat(c.w)]
     }
 
     /// Instance `k`'s transform: `instanceTransform` concatenated k times.
@@ -115,6 +113,20 @@ struct ReplicatorInstances {
     var color: SIMD4<Double>
     var offsets: SIMD4<Double>
 
+    /// `l`'s instance values (a grey `instanceColor` counts for red, green and blue).
+    init(_ l: CAReplicatorLayer) {
+        let b = l.bounds
+        let k = l.instanceColor?.components ?? []
+        count = max(0, l.instanceCount)
+        step = l.instanceTransform
+        center = (Double(b.midX), Double(b.midY))
+        color = k.isEmpty ? SIMD4(1, 1, 1, 1)
+            : k.count >= 4 ? SIMD4(Double(k[0]), Double(k[1]), Double(k[2]), Double(k[3]))
+            : SIMD4(Double(k[0]), Double(k[0]), Double(k[0]), Double(k[k.count - 1]))
+        offsets = SIMD4(Double(l.instanceRedOffset), Double(l.instanceGreenOffset),
+                        Double(l.instanceBlueOffset), Double(l.instanceAlphaOffset))
+    }
+
     /// Instance k's colour: the colour plus k offsets, each component clamped to 0...1.
     func tint(_ k: Int) -> SIMD4<Double> {
         var c = color + Double(k) * offsets
@@ -142,19 +154,5 @@ struct ReplicatorInstances {
 extension CAReplicatorLayer {
     /// The instances as presented now (the presentation copy's values; the model's before
     /// the layer is first committed).
-    var presentedInstances: ReplicatorInstances {
-        let l = presentation() ?? self
-        let b = l.bounds
-        let rgba = l.instanceColor.flatMap { c -> SIMD4<Double>? in
-            let k = c.components ?? []
-            if k.count >= 4 { return SIMD4(Double(k[0]), Double(k[1]), Double(k[2]), Double(k[3])) }
-            if k.count == 2 { return SIMD4(Double(k[0]), Double(k[0]), Double(k[0]), Double(k[1])) }
-            return nil
-        } ?? SIMD4(1, 1, 1, 1)
-        return ReplicatorInstances(
-            count: max(0, l.instanceCount), step: l.instanceTransform,
-            center: (Double(b.midX), Double(b.midY)), color: rgba,
-            offsets: SIMD4(Double(l.instanceRedOffset), Double(l.instanceGreenOffset),
-                           Double(l.instanceBlueOffset), Double(l.instanceAlphaOffset)))
-    }
+    var presentedInstances: ReplicatorInstances { ReplicatorInstances(presentation() ?? self) }
 }
