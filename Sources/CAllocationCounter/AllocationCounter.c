@@ -29,26 +29,70 @@ extern void *__libc_pvalloc(size_t size);
 #define STRATA_TLS __thread __attribute__((tls_model("initial-exec")))
 #define STRATA_EXPORT __attribute__((visibility("default"), used))
 
+/* Bit COUNTING: allocations are counted; bit SPACING: spacers are added (below). One flag
+ * word, so the interposer's fast path tests one thread-local, as it did before spacing. */
+enum { COUNTING = 1, SPACING = 2 };
 static STRATA_TLS int counting;
 static STRATA_TLS unsigned long long alloc_calls;
 static STRATA_TLS unsigned long long free_calls;
 static STRATA_TLS unsigned long long alloc_bytes;
 
+/* Spacing (strata_alloc_spacing_begin): before an allocation, now and then a small chunk of
+ * its own is allocated and held, so the chunks that follow land elsewhere and free chunks are
+ * reused in another order. The spacers are kept in a list of their own (allocated with
+ * __libc_malloc, never through the interposer) until strata_alloc_spacing_release. */
+static STRATA_TLS unsigned long long spacing;   /* xorshift state */
+static STRATA_TLS void **spacers;
+static STRATA_TLS size_t spacer_count, spacer_capacity;
+
+static void add_spacer(void) {
+    unsigned long long x = spacing;
+    x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+    spacing = x;
+    if ((x & 1) == 0) return;                     /* one allocation in two gets a spacer */
+    if (spacer_count == spacer_capacity) {
+        size_t grown = spacer_capacity ? spacer_capacity * 2 : 4096;
+        void **list = __libc_realloc(spacers, grown * sizeof(void *));
+        if (list == NULL) return;
+        spacers = list;
+        spacer_capacity = grown;
+    }
+    void *spacer = __libc_malloc(16 * (1 + ((x >> 8) & 15)));   /* 16 to 256 bytes */
+    if (spacer != NULL) spacers[spacer_count++] = spacer;
+}
+
 static inline void note_alloc(size_t size) {
     if (__builtin_expect(counting, 0)) {
-        alloc_calls += 1;
-        alloc_bytes += size;
+        if (counting & SPACING) add_spacer();
+        if (counting & COUNTING) {
+            alloc_calls += 1;
+            alloc_bytes += size;
+        }
     }
+}
+
+void strata_alloc_spacing_begin(unsigned long long seed) {
+    spacing = seed * 0x9E3779B97F4A7C15ull | 1;
+    counting |= SPACING;
+}
+
+void strata_alloc_spacing_end(void) { counting &= ~SPACING; }
+
+unsigned long long strata_alloc_spacer_count(void) { return spacer_count; }
+
+void strata_alloc_spacing_release(void) {
+    for (size_t i = 0; i < spacer_count; i++) __libc_free(spacers[i]);
+    spacer_count = 0;
 }
 
 void strata_alloc_counting_begin(void) {
     alloc_calls = 0;
     free_calls = 0;
     alloc_bytes = 0;
-    counting = 1;
+    counting |= COUNTING;
 }
 
-void strata_alloc_counting_end(void) { counting = 0; }
+void strata_alloc_counting_end(void) { counting &= ~COUNTING; }
 
 unsigned long long strata_alloc_count(void) { return alloc_calls; }
 
@@ -59,7 +103,7 @@ unsigned long long strata_alloc_bytes(void) { return alloc_bytes; }
 int strata_alloc_counting_is_active(void) {
     int was = counting;
     unsigned long long calls = alloc_calls, frees = free_calls, bytes = alloc_bytes;
-    counting = 1;
+    counting = COUNTING;
     unsigned long long before = alloc_calls;
     /* strdup allocates inside libc, so this sees whether other libraries reach our
      * malloc; a direct call from this file would bind here whether or not we interpose.
@@ -113,7 +157,7 @@ STRATA_EXPORT void *reallocarray(void *pointer, size_t count, size_t size) {
 }
 
 STRATA_EXPORT void free(void *pointer) {
-    if (pointer != NULL && __builtin_expect(counting, 0)) {
+    if (pointer != NULL && __builtin_expect(counting & COUNTING, 0)) {
         free_calls += 1;
     }
     __libc_free(pointer);

@@ -164,15 +164,15 @@ struct RunCommand: ParsableCommand {
     func countAll(_ counted: [BenchmarkCase], warnings: inout [String]) throws -> [CountResult] {
         guard !counted.isEmpty else { return [] }
         progress("counting mallocs, instructions and simulated cache misses of \(counted.count) bodies")
-        var callgrind: [String: CallgrindCounts] = [:]
+        var callgrind: [String: Counts.LayoutCounts] = [:]
         if Counts.valgrindAvailable {
             let scratch = Counts.scratchDirectory()
             defer { try? FileManager.default.removeItem(at: scratch) }
             do {
-                callgrind = try Counts.callgrind(
+                callgrind = try Counts.byBody(Counts.callgrind(
                     executable: CommandLine.arguments[0].contains("/") ? URL(fileURLWithPath: CommandLine.arguments[0]).path : CommandLine.arguments[0],
                     arguments: ["count-worker", "--iterations", "\(Counts.defaultIterations)"] + counted.map(\.name),
-                    scratch: scratch)
+                    scratch: scratch))
             } catch {
                 warnings.append("instruction counts unavailable: \(error)")
             }
@@ -182,12 +182,15 @@ struct RunCommand: ParsableCommand {
         return try counted.map { c in
             let a = try Counts.allocations(c)
             let items = Double(Counts.defaultIterations * max(c.items, 1))
-            let g = callgrind[c.name]
+            let placed = callgrind[c.name], g = placed?.median
             return CountResult(name: c.name, item: c.item, itemsPerIteration: c.items, iterations: Counts.defaultIterations,
                                instructionsPerItem: g.map { Double($0.ir) / items },
                                l1MissesPerItem: g?.cache.map { Double($0.l1Misses) / items },
                                llMissesPerItem: g?.cache.map { Double($0.llMisses) / items },
                                estimatedCyclesPerItem: g?.estimatedCycles.map { Double($0) / items },
+                               layouts: placed?.layouts,
+                               estimatedCyclesMinPerItem: placed?.estimatedCyclesRange.map { Double($0.lowerBound) / items },
+                               estimatedCyclesMaxPerItem: placed?.estimatedCyclesRange.map { Double($0.upperBound) / items },
                                mallocsPerItem: a.mallocs, freesPerItem: a.frees, bytesAllocatedPerItem: a.bytes)
         }
     }

@@ -89,6 +89,7 @@ struct CountWorker: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "count-worker", shouldDisplay: false)
 
     @Option var iterations = Counts.defaultIterations
+    @Option(help: "Placements of each body (Counts.layoutShift); each is dumped as NAME#layoutI.") var layouts = Counts.defaultLayouts
     @Argument var names: [String] = []
 
     func run() throws {
@@ -101,6 +102,6 @@ struct CountWorker: ParsableCommand {
         let cases = names.compactMap { n in counted.first { $0.name == n } ?? others.first { $0.name == n } }
         let missing = Set(names).subtracting(cases.map(\.name))
         guard missing.isEmpty else { throw ValidationError("no benchmark named \(missing.sorted().joined(separator: ", "))") }
-        try Counts.collectInstructions(cases, iterations: iterations)
+        try Counts.collectInstructions(cases, iterations: iterations, layouts: layouts)
     }
 }

@@ -80,7 +80,8 @@ public struct Comparator {
             // The cache simulation: estimated cycles gate like instructions; the miss counts
             // are shown (small absolute numbers swing by large percentages) but not gated.
             if let bc = b.estimatedCyclesPerItem, let hc = h.estimatedCyclesPerItem {
-                rows.append(compareCount(h.name, "estimated-cycles", bc, hc))
+                rows.append(compareCount(h.name, "estimated-cycles", bc, hc, baseRange: b.estimatedCyclesRangePerItem,
+                                         headRange: h.estimatedCyclesRangePerItem))
                 for (metric, bm, hm) in [("l1-misses", b.l1MissesPerItem, h.l1MissesPerItem), ("ll-misses", b.llMissesPerItem, h.llMissesPerItem)] {
                     if let bm, let hm { rows.append(compareCount(h.name, metric, bm, hm, gated: false)) }
                 }
@@ -137,7 +138,12 @@ public struct Comparator {
 
     /// Deterministic counts: the change against the count threshold, nothing else (a count
     /// that was zero and is not is a regression however small).
-    func compareCount(_ name: String, _ metric: String, _ b: Double, _ h: Double, gated: Bool = true) -> ComparisonRow {
+    /// A count's verdict: beyond `countThreshold` either way. With the range the body took over
+    /// its placements on both sides (estimated cycles, `CountResult.layouts`), a change beyond
+    /// the threshold must also hold in every placement (the ranges apart); when they overlap,
+    /// the address layout alone could have made it, and the verdict is inconclusive.
+    func compareCount(_ name: String, _ metric: String, _ b: Double, _ h: Double, gated: Bool = true,
+                      baseRange: ClosedRange<Double>? = nil, headRange: ClosedRange<Double>? = nil) -> ComparisonRow {
         let change: Double? = b > 0 ? h / b - 1 : (h > 0 ? nil : 0)
         guard gated else {
             return ComparisonRow(name: name, metric: metric, baseline: b, head: h, change: change, verdict: .informational)
@@ -146,6 +152,9 @@ public struct Comparator {
         if b == 0 && h > 0 { verdict = .regression }
         if let c = change, c > countThreshold { verdict = .regression }
         if let c = change, c < -countThreshold { verdict = .improvement }
+        if let br = baseRange, let hr = headRange, br.overlaps(hr), verdict == .regression || verdict == .improvement {
+            verdict = .inconclusive
+        }
         return ComparisonRow(name: name, metric: metric, baseline: b, head: h, change: change, verdict: verdict)
     }
 }

@@ -22,7 +22,9 @@ public enum Verdict: String, Codable, Equatable, CaseIterable {
     case informational
     /// The evidence does not decide: a paired interval that straddles the noise band, or an
     /// unpaired time difference (separate processes, no rounds to pair) inside the band this
-    /// machine was measured to move by, or with no band measured (`basis` says which).
+    /// machine was measured to move by, or with no band measured (`basis` says which); or an
+    /// estimated-cycles change beyond the threshold that the placements' ranges do not separate
+    /// (`Comparator.compareCount`).
     case inconclusive
 }
 

@@ -197,6 +197,19 @@ public struct CountResult: Codable, Equatable {
     /// Estimated cycles per item as CodSpeed and iai-callgrind define them from the simulation:
     /// L1 hits + 5 x LL hits + 35 x RAM accesses (`CallgrindCounts.estimatedCycles`).
     public var estimatedCyclesPerItem: Double?
+    /// Placements of the body callgrind counted it under (`Counts.layoutShift`: the heap and
+    /// the stack shifted against the globals); the figures above are the median placement's.
+    /// nil in reports written before placements, which counted one.
+    public var layouts: Int?
+    /// Fewest and most estimated cycles per item over the placements: how far the address
+    /// layout alone moves this body's figure.
+    public var estimatedCyclesMinPerItem: Double?
+    public var estimatedCyclesMaxPerItem: Double?
+    /// The two above as a range, when both are there.
+    public var estimatedCyclesRangePerItem: ClosedRange<Double>? {
+        guard let lo = estimatedCyclesMinPerItem, let hi = estimatedCyclesMaxPerItem, lo <= hi else { return nil }
+        return lo...hi
+    }
     /// Allocation calls (malloc, calloc, realloc and the aligned forms) per item, counted in
     /// this process by the malloc interposer (CAllocationCounter).
     public var mallocsPerItem: Double
@@ -208,6 +221,7 @@ public struct CountResult: Codable, Equatable {
     /// Counts as measured; non-finite instruction and cache figures become nil.
     public init(name: String, item: String, itemsPerIteration: Int, iterations: Int, instructionsPerItem: Double?,
                 l1MissesPerItem: Double? = nil, llMissesPerItem: Double? = nil, estimatedCyclesPerItem: Double? = nil,
+                layouts: Int? = nil, estimatedCyclesMinPerItem: Double? = nil, estimatedCyclesMaxPerItem: Double? = nil,
                 mallocsPerItem: Double, freesPerItem: Double, bytesAllocatedPerItem: Double) {
         self.name = name
         self.item = item
@@ -217,6 +231,9 @@ public struct CountResult: Codable, Equatable {
         self.l1MissesPerItem = l1MissesPerItem.flatMap(finite)
         self.llMissesPerItem = llMissesPerItem.flatMap(finite)
         self.estimatedCyclesPerItem = estimatedCyclesPerItem.flatMap(finite)
+        self.layouts = layouts
+        self.estimatedCyclesMinPerItem = estimatedCyclesMinPerItem.flatMap(finite)
+        self.estimatedCyclesMaxPerItem = estimatedCyclesMaxPerItem.flatMap(finite)
         self.mallocsPerItem = mallocsPerItem
         self.freesPerItem = freesPerItem
         self.bytesAllocatedPerItem = bytesAllocatedPerItem

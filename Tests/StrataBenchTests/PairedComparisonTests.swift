@@ -207,6 +207,50 @@ final class PairedComparisonTests: XCTestCase {
         XCTAssertEqual(old.notes.filter { $0.contains("cache-simulation counts on one side only for 1 bodies") }.count, 1)
     }
 
+    func test_placementsAreGroupedByBodyAndJudgedByTheirMedian() throws {
+        func dump(_ ir: UInt64, d1mr: UInt64) -> CallgrindCounts { CallgrindCounts(ir: ir, dr: 0, dw: 0, i1mr: 0, d1mr: d1mr, d1mw: 0, ilmr: 0, dlmr: 0, dlmw: 0) }
+        // Estimated cycles: ir - misses + 5 x misses = ir + 4 x misses.
+        let dumps = [Counts.dumpName("a", layout: 0): dump(1000, d1mr: 10),     // 1040
+                     Counts.dumpName("a", layout: 1): dump(1000, d1mr: 30),     // 1120
+                     Counts.dumpName("a", layout: 2): dump(1000, d1mr: 20),     // 1080
+                     Counts.dumpName("b/x#y", layout: 0): dump(7, d1mr: 0),
+                     "c": dump(5, d1mr: 1)]
+        let by = Counts.byBody(dumps)
+        XCTAssertEqual(Set(by.keys), ["a", "b/x#y", "c"])
+        let a = try XCTUnwrap(by["a"])
+        XCTAssertEqual(a.layouts, 3)
+        XCTAssertEqual(a.median.estimatedCycles, 1080)
+        XCTAssertEqual(a.estimatedCyclesRange, 1040...1120)
+        XCTAssertEqual(by["b/x#y"]?.median.ir, 7)
+        XCTAssertEqual(by["c"]?.layouts, 1)
+        XCTAssertEqual(by["c"]?.estimatedCyclesRange, 9...9)
+    }
+
+    func test_estimatedCyclesChangeMustHoldInEveryPlacement() {
+        func counts(_ cycles: Double, _ range: ClosedRange<Double>?) -> StrataBlock {
+            var b = ComparatorTests.block([:], counts: ["x": (100, 0)])
+            b.counts[0].estimatedCyclesPerItem = cycles
+            b.counts[0].layouts = range == nil ? nil : 5
+            b.counts[0].estimatedCyclesMinPerItem = range?.lowerBound
+            b.counts[0].estimatedCyclesMaxPerItem = range?.upperBound
+            return b
+        }
+        func verdict(_ base: StrataBlock, _ head: StrataBlock) -> Verdict? {
+            Comparator().compare(base: base, head: head, basePath: "b", headPath: "h").rows.first { $0.metric == "estimated-cycles" }?.verdict
+        }
+        // +1.5% at the median, but one placement of the head is within the baseline's range.
+        XCTAssertEqual(verdict(counts(100, 99.5...101.7), counts(101.5, 101.2...102)), .inconclusive)
+        // The same change with the ranges apart: every placement is worse.
+        XCTAssertEqual(verdict(counts(100, 99.5...100.4), counts(101.5, 101.2...102)), .regression)
+        XCTAssertEqual(verdict(counts(101.5, 101.2...102), counts(100, 99.5...100.4)), .improvement)
+        // Within the threshold stays unchanged whatever the ranges.
+        XCTAssertEqual(verdict(counts(100, 99...101), counts(100.5, 100...101)), .unchanged)
+        // A report without placements on either side: the medians alone decide, as before.
+        XCTAssertEqual(verdict(counts(100, nil), counts(101.5, 101.2...102)), .regression)
+        let inconclusive = Comparator().compare(base: counts(100, 99.5...101.7), head: counts(101.5, 101.2...102), basePath: "b", headPath: "h")
+        XCTAssertEqual(inconclusive.exitCode(gate: .counts), 0)
+    }
+
     func test_frameOverrunAndHitchRating() {
         var recorder = FrameTimeRecorder()
         // 90 frames of 10 ms, 10 of 30 ms.

@@ -19,6 +19,44 @@ final class AllocationTests: XCTestCase {
         return layers
     }
 
+    /// The count worker's placements (`Counts.collectInstructions`): spacing holds a chunk
+    /// before about one allocation in two, moves what follows, and leaves the counts exact.
+    func test_spacingHoldsChunksBetweenAllocationsAndCountsOnlyTheCallersOwn() {
+        XCTAssertEqual(strata_alloc_counting_is_active(), 1, "the interposer is linked into the tests")
+        XCTAssertEqual(strata_alloc_spacer_count(), 0)
+        // Room for the blocks made first: the loops below allocate nothing but the blocks.
+        let blocks = UnsafeMutableBufferPointer<UnsafeMutableRawPointer?>.allocate(capacity: 200)
+        defer { blocks.deallocate() }
+        strata_alloc_spacing_begin(3)
+        strata_alloc_counting_begin()
+        for i in 0..<200 { blocks[i] = malloc(48) }
+        strata_alloc_counting_end()
+        strata_alloc_spacing_end()
+        let spacers = strata_alloc_spacer_count()
+        XCTAssertEqual(strata_alloc_count(), 200, "spacers are not counted")
+        XCTAssertEqual(strata_alloc_bytes(), 200 * 48)
+        XCTAssertGreaterThan(spacers, 50)
+        XCTAssertLessThan(spacers, 150)
+        // Chunks of 48 bytes are 64 apart when nothing comes between them; some spacer does.
+        let addresses = blocks.map { UInt(bitPattern: $0!) }.sorted()
+        let gaps = zip(addresses.dropFirst(), addresses).map { $0 - $1 }
+        XCTAssertTrue(gaps.contains { $0 >= 64 + 32 }, "no spacer between any two blocks: \(gaps.prefix(20))")
+        // After spacing ends, no more spacers; release frees them all.
+        let after = malloc(48)
+        XCTAssertEqual(strata_alloc_spacer_count(), spacers)
+        free(after)
+        strata_alloc_spacing_release()
+        XCTAssertEqual(strata_alloc_spacer_count(), 0)
+        for i in 0..<200 { free(blocks[i]) }
+        // The same seed spaces the same allocations.
+        strata_alloc_spacing_begin(3)
+        for i in 0..<200 { blocks[i] = malloc(48) }
+        strata_alloc_spacing_end()
+        XCTAssertEqual(strata_alloc_spacer_count(), spacers)
+        strata_alloc_spacing_release()
+        for i in 0..<200 { free(blocks[i]) }
+    }
+
     func test_thousandFramesOfTenThousandAnimations_allocateNothing() {
         let root = CALayer()
         let layers = makeRunning(10_000, root: root)

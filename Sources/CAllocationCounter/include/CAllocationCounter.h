@@ -37,6 +37,20 @@ unsigned long long strata_alloc_bytes(void);
 /// byte while counting and checks that the count moved.
 int strata_alloc_counting_is_active(void);
 
+/// Starts spacing this thread's allocations: before about one allocation in two, a held chunk
+/// of 16 to 256 bytes (chosen by a generator seeded with `seed`), so what follows is laid out
+/// otherwise in the heap. No effect under the sanitizers (no interposer).
+void strata_alloc_spacing_begin(unsigned long long seed);
+
+/// Stops spacing; the spacers stay allocated.
+void strata_alloc_spacing_end(void);
+
+/// Spacers this thread holds.
+unsigned long long strata_alloc_spacer_count(void);
+
+/// Frees this thread's spacers.
+void strata_alloc_spacing_release(void);
+
 #ifdef __cplusplus
 }
 #endif
