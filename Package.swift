@@ -142,7 +142,8 @@ let package = Package(
         .testTarget(name: "StrataReportTests", dependencies: ["StrataReport", "StrataBench", "StrataProfiler"], swiftSettings: [.swiftLanguageMode(.v5)]),
         .testTarget(
             name: "StrataBenchTests",
-            dependencies: ["StrataBench", "StrataReportModel", "StrataHistory", "StrataBenchSuites", "StrataBenchReference"],
+            dependencies: ["StrataBench", "StrataReportModel", "StrataHistory", "StrataBenchSuites", "StrataBenchReference",
+                           "StrataProfiler", "StrataProfiling"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         .testTarget(

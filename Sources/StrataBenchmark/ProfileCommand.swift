@@ -13,9 +13,16 @@ struct ProfileCommand: ParsableCommand {
         commandName: "profile",
         abstract: "Profile a suite's benchmark bodies or a scene's frames with the sampling profiler.",
         discussion: """
-        Runs the selected bodies for about --seconds under the profiler and as long again
-        without it (five rounds, unprofiled then profiled, the same iterations in each), and
-        writes to --out:
+        A suite runs case by case: each case is prepared, warmed up, run five rounds
+        unprofiled then profiled (the same iterations in each) and released before the next,
+        so memory peaks at about the largest single case. --seconds is the budget of the whole
+        command, preparation included: each case gets an equal share of what is left when it
+        starts; cases not started when it is spent are listed and left out. A scene (a name or
+        a scene file; `stress --print-scene` writes a stress tree as one) runs its frames the
+        same way. Progress goes to standard error; a failing case is named with its reason and
+        the next one runs (exit 3 at the end). Ctrl-C or SIGTERM ends the run after the current
+        iteration and still writes the profile of the cases finished (exit 130 or 143; a second
+        signal ends the process at once). Writes to --out:
           profile.folded            folded stacks (flamegraph.pl, speedscope)
           profile.speedscope.json   speedscope's format, one profile per thread
           profile.pprof             gperftools CPU profile (google-pprof --text BINARY FILE)
@@ -35,7 +42,9 @@ struct ProfileCommand: ParsableCommand {
     @Option(help: "Stack walker: backtrace (unw_backtrace), dwarf (unw_init_local2 + unw_step), fp (frame pointers).")
     var unwinder = "backtrace"
     @Option(help: "Timer clock: cpu (thread CPU time) or wall.") var mode = "cpu"
-    @Option(help: "Seconds of profiled run (the unprofiled baseline takes about as long again).") var seconds = 5.0
+    @Option(help: "Seconds for the whole command: preparation, unprofiled and profiled rounds and the outputs, shared among the cases (default: 10, or 2 per case for more than five).")
+    var seconds: Double?
+    @Flag(help: "Only the cases of the quick run (small sizes; suites only).") var quick = false
     @Option(help: "Directory for the outputs.") var out: String
     @Option(help: "Frames to list.") var top = 15
 
@@ -45,7 +54,7 @@ struct ProfileCommand: ParsableCommand {
         }
         guard SamplingProfiler.Clock(rawValue: mode) != nil else { throw ValidationError("--mode must be cpu or wall") }
         guard (1...100_000).contains(hz) else { throw ValidationError("--hz must be in 1...100000") }
-        guard seconds > 0 && seconds.isFinite else { throw ValidationError("--seconds must be positive") }
+        if let seconds { guard seconds > 0 && seconds.isFinite else { throw ValidationError("--seconds must be positive") } }
         guard Catalog.benchmarkSuites.contains(target) || sceneName != nil else {
             throw ValidationError("unknown suite or scene '\(target)'; suites: \(Catalog.benchmarkSuites.joined(separator: ", ")); scenes: \(Scenes.names.joined(separator: ", "))")
         }
@@ -65,22 +74,38 @@ struct ProfileCommand: ParsableCommand {
         let trace = TraceRecorder(processName: "strata-bench profile \(target)")
         trace.nameThread("benchmark")
         let run: ProfiledRun
+        let started = Date()
+        StopSignals.catchSignals()
+        defer { StopSignals.release() }
+        let stop = { StopSignals.received != nil }
+        // A tenth of the budget is kept for symbolizing the samples and writing the outputs.
+        let share = 0.9
+        var budget = seconds ?? 10
         if let scene = sceneName {
+            progress(String(format: "budget: %g s for scene %@ (--seconds)", budget, scene))
             do {
-                run = try ProfiledScene(name: scene).run(seconds: seconds, configuration: configuration, trace: trace,
-                                                         progress: progress)
+                run = try ProfiledScene(name: scene).run(seconds: budget * share, configuration: configuration, trace: trace,
+                                                         progress: progress, shouldStop: stop)
             } catch let e as ProfilingError {
                 throw ValidationError(e.description)
             }
         } else {
-            let cases = try Catalog.select(suites: [target], quick: false, filter: filter)
-            guard !cases.isEmpty else { throw ValidationError("no benchmark of suite '\(target)' matches --filter") }
-            run = try ProfiledSuite(cases: cases).run(seconds: seconds, configuration: configuration, trace: trace,
-                                                      progress: progress)
+            let cases = try Catalog.select(suites: [target], quick: quick, filter: filter)
+            guard !cases.isEmpty else { throw ValidationError("no benchmark of suite '\(target)'\(quick ? " in the quick run" : "") matches --filter") }
+            budget = seconds ?? Self.defaultSeconds(cases: cases.count)
+            progress(String(format: "budget: %g s for %d case(s), each prepared, run and released in turn (--seconds)", budget, cases.count))
+            run = try ProfiledSuite(cases: cases).run(seconds: budget * share, configuration: configuration, trace: trace,
+                                                      progress: progress, shouldStop: stop)
+        }
+        if let sig = StopSignals.received {
+            progress("stopped by \(sig == SIGINT ? "SIGINT" : "SIGTERM"): writing the profile of the \(run.cases.isEmpty ? "frames played" : "\(run.cases.count) case(s) finished")")
         }
         let stacks = run.profile.symbolicated()
         try write(run, stacks, trace)
-        report(run, stacks)
+        report(run, stacks, seconds: Date().timeIntervalSince(started), budget: budget)
+        if let note = trace.decimationNote { print("trace: \(note)") }
+        if let sig = StopSignals.received { throw ExitCode(128 + sig) }
+        if !run.failures.isEmpty { throw ExitCode(3) }
     }
 
     private func write(_ run: ProfiledRun, _ stacks: StackProfile, _ trace: TraceRecorder) throws {
@@ -96,7 +121,10 @@ struct ProfileCommand: ParsableCommand {
             .write(to: dir.appendingPathComponent("flamegraph.html"), atomically: true, encoding: .utf8)
     }
 
-    private func report(_ run: ProfiledRun, _ stacks: StackProfile) {
+    /// The budget without --seconds: 10 s, or 2 s a case for more than five cases.
+    static func defaultSeconds(cases: Int) -> Double { max(10, 2 * Double(cases)) }
+
+    private func report(_ run: ProfiledRun, _ stacks: StackProfile, seconds wall: Double, budget: Double) {
         let p = run.profile
         let s = p.statistics
         func pct(_ x: Double) -> String { String(format: "%5.1f%%", x) }
@@ -118,6 +146,81 @@ struct ProfileCommand: ParsableCommand {
         let handlerShare = seconds > 0 ? Double(p.samples.count) * h.mean / (seconds * 1e9) * 100 : 0
         print("time in the handler: \(String(format: "%.2f", handlerShare))% of the profiled bodies")
         print("slowdown: profiled \(String(format: "%.3f", run.profiledSeconds)) s vs unprofiled \(String(format: "%.3f", run.baselineSeconds)) s for the same \(run.what) = \(String(format: "%.3f", run.profiledSeconds / max(run.baselineSeconds, 1e-9)))x")
+        // The peak of the whole command: the outputs are written by now.
+        let peak = (ResidentMemory.peakBytes() ?? run.peakResidentBytes).map { String(format: "%.0f MiB", Double($0) / 1_048_576) } ?? "unknown"
+        print(String(format: "whole command: %.1f s of a %g s budget; peak resident memory %@", wall, budget, peak))
+        if !run.cases.isEmpty {
+            let slowest = run.cases.max { $0.prepareNanoseconds < $1.prepareNanoseconds }!
+            print("cases profiled: \(run.cases.count) (longest preparation: \(slowest.name), \(String(format: "%.2f", Double(slowest.prepareNanoseconds) / 1e9)) s)")
+        }
+        if !run.skipped.isEmpty {
+            let list = run.skipped.prefix(5).joined(separator: ", ") + (run.skipped.count > 5 ? ", ..." : "")
+            print("not profiled: \(run.skipped.count) case(s) (\(run.interrupted ? "the run was stopped" : "the time budget was spent; raise --seconds")): \(list)")
+        }
+        for f in run.failures { print("failed: \(f)") }
         print("wrote \(out)/profile.folded, profile.speedscope.json, profile.pprof, trace.json, flamegraph.html")
+    }
+}
+
+/// `strata-bench profile-diff BEFORE AFTER`: what changed between two profiles, as a
+/// differential flame graph and folded stacks with two columns.
+struct ProfileDiffCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "profile-diff",
+        abstract: "Compare two profiles: a differential flame graph and the frames whose share grew or shrank most.",
+        discussion: """
+        BEFORE and AFTER are `profile --out` folders (their profile.folded is read) or folded
+        stacks files. Writes to --out:
+          diff.folded              every stack with its samples before and after
+                                   (difffolded.pl's format; `report --flame-graph` embeds it)
+          diff-flamegraph.html     the after profile's flame graph, each frame red as its
+                                   share of the samples grew, blue as it shrank
+        and prints the frames where the largest changes of share come from. Shares, not
+        sample counts, are compared: two runs of different lengths compare fairly.
+        Exit 65 when a file is not folded stacks, 66 when one is missing.
+        """)
+
+    @Argument(help: "The profile before (a profile folder or a .folded file).") var before: String
+    @Argument(help: "The profile after.") var after: String
+    @Option(help: "Directory for the outputs.") var out: String
+    @Option(help: "Frames to list each way.") var top = 10
+
+    func run() throws {
+        func read(_ path: String) throws -> String {
+            var isDirectory: ObjCBool = false
+            let file = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+                ? (path as NSString).appendingPathComponent("profile.folded") : path
+            guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
+                FileHandle.standardError.write(Data("strata-bench profile-diff: cannot read \(file)\n".utf8))
+                throw ExitCode(66)
+            }
+            return text
+        }
+        let b = try read(before), a = try read(after)
+        let diff: String, graph: FlameGraph
+        do {
+            diff = try FlameGraph.differentialFolded(before: b, after: a)
+            graph = try FlameGraph(folded: diff)
+        } catch let e as FlameGraph.ParseError {
+            FileHandle.standardError.write(Data("strata-bench profile-diff: \(e)\n".utf8))
+            throw ExitCode(65)
+        }
+        let dir = URL(fileURLWithPath: out, isDirectory: true)
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        try diff.write(to: dir.appendingPathComponent("diff.folded"), atomically: true, encoding: .utf8)
+        try graph.html(title: "strata-bench profile-diff \(before) \(after)")
+            .write(to: dir.appendingPathComponent("diff-flamegraph.html"), atomically: true, encoding: .utf8)
+        func list(_ title: String, _ changes: [FlameGraph.Change]) {
+            print(title)
+            if changes.isEmpty { print("  (none)") }
+            for c in changes {
+                let leaf = c.stack.split(separator: ";").last.map(String.init) ?? c.stack
+                let name = leaf.count > 120 ? String(leaf.prefix(117)) + "..." : leaf
+                print(String(format: "  %+6.2f points  %5.1f%% -> %5.1f%%  ", c.delta, c.beforePercent, c.afterPercent) + name)
+            }
+        }
+        list("grew most (share of samples, where the change comes from):", graph.changes(limit: top, growth: true))
+        list("shrank most:", graph.changes(limit: top, growth: false))
+        print("wrote \(out)/diff.folded, diff-flamegraph.html")
     }
 }

@@ -257,3 +257,28 @@ public enum UnwinderLinkage {
         Int(csampler_cxx_throw_catch(Int32(count)))
     }
 }
+
+/// SIGINT and SIGTERM as a request to stop a long run, which then writes what it finished
+/// (`strata-bench profile`). A second signal of the same kind ends the process as usual.
+public enum StopSignals {
+    /// Starts catching SIGINT and SIGTERM; false when the handlers could not be installed.
+    @discardableResult
+    public static func catchSignals() -> Bool { csampler_catch_stop_signals() == 0 }
+
+    /// The signal received since `catchSignals()` (SIGINT or SIGTERM), or nil.
+    public static var received: Int32? {
+        let s = csampler_stop_signal()
+        return s == 0 ? nil : s
+    }
+
+    /// Gives both signals their default actions back.
+    public static func release() { csampler_release_stop_signals() }
+}
+
+/// The allocator's free pages.
+public enum FreeMemory {
+    /// Gives the pages glibc's heaps hold free back to the system (`malloc_trim(0)`, every
+    /// arena): a long run that frees a large fixture before making the next one stays near
+    /// the largest fixture's resident memory.
+    public static func release() { _ = csampler_malloc_trim() }
+}

@@ -54,10 +54,14 @@ public struct ProfiledScene {
         return (setup, frames)
     }
 
-    /// About `seconds` of profiled frames (and as many again unprofiled), every phase of each
-    /// profiled frame a trace event in `trace`; `progress` hears what is being prepared and run.
+    /// The run within about `seconds` of wall-clock time: generating and preparing the scene
+    /// come out of it, a tenth of the rest warms up, and the rest is split between the
+    /// unprofiled and the profiled frames. Every phase of each profiled frame is a trace event
+    /// in `trace`; `progress` hears what is being prepared and run. When `shouldStop` says so
+    /// (checked between frames), the run ends with the frames played so far.
     public func run(seconds: Double, configuration: SamplingProfiler.Configuration, trace: TraceRecorder,
-                    progress: (String) -> Void = { _ in }) throws -> ProfiledRun {
+                    progress: (String) -> Void = { _ in }, shouldStop: () -> Bool = { false }) throws -> ProfiledRun {
+        let started = TraceRecorder.now()
         progress("generating scene \(name)")
         let (setup, raw) = try frames()
         guard !raw.isEmpty else { throw ProfilingError("scene \(name) has no frames") }
@@ -71,23 +75,27 @@ public struct ProfiledScene {
         // Warm-up, and the frame time that sizes the rounds.
         var warm: UInt64 = 0
         var warmFrames = 0
-        while warm < UInt64(seconds * 1e8) || warmFrames < 10 {
+        let prepared = TraceRecorder.now() - started
+        progress(String(format: "scene %@ prepared in %.2f s (%@)", name, Double(prepared) / 1e9, ResidentMemory.describe()))
+        let rest = max(seconds * 1e9 - Double(prepared), 0)
+        while (warm < UInt64(rest / 10) || warmFrames < 10) && !shouldStop() {
             let t0 = TraceRecorder.now()
             play(frames[index % frames.count], at: index, session, renderer, trace: nil)
             warm += TraceRecorder.now() - t0
             index += 1
             warmFrames += 1
         }
-        let perRound = max(1, Int(seconds * 1e9 / (Double(warm) / Double(warmFrames))) / ProfiledSuite.rounds)
+        let perRound = max(1, Int(rest * 0.45 / (Double(warm) / Double(max(warmFrames, 1)))) / ProfiledSuite.rounds)
         progress("\(ProfiledSuite.rounds) rounds of \(perRound) frames, unprofiled then profiled")
 
         // The same frames (same operations, later times) unprofiled, then profiled.
         let profiler = try SamplingProfiler.start(configuration, registeringCurrentThread: false)
         var baseline: UInt64 = 0
         var profiled: UInt64 = 0
-        var first = 0
-        for _ in 0..<ProfiledSuite.rounds {
+        var first = 0, played = 0
+        rounds: for _ in 0..<ProfiledSuite.rounds {
             for k in 0..<perRound {
+                if shouldStop() { break rounds }
                 let t0 = TraceRecorder.now()
                 play(frames[(first + k) % frames.count], at: index, session, renderer, trace: nil)
                 baseline += TraceRecorder.now() - t0
@@ -95,18 +103,21 @@ public struct ProfiledScene {
             }
             try profiler.sampling {
                 for k in 0..<perRound {
+                    if shouldStop() { return }
                     let t0 = TraceRecorder.now()
                     play(frames[(first + k) % frames.count], at: index, session, renderer, trace: trace)
                     profiled += TraceRecorder.now() - t0
                     index += 1
+                    played += 1
                 }
             }
             first += perRound
+            progress("scene \(name): \(played) of \(perRound * ProfiledSuite.rounds) profiled frames, \(profiler.statistics.samples) samples, \(ResidentMemory.describe())")
         }
         let profile = profiler.stop()
         session.finish()
         return ProfiledRun(profile: profile, baselineSeconds: Double(baseline) / 1e9, profiledSeconds: Double(profiled) / 1e9,
-                           what: "\(perRound * ProfiledSuite.rounds) frames of scene \(name)")
+                           what: "\(played) frames of scene \(name)", interrupted: shouldStop())
     }
 
     /// One frame at time (index + 1) / 60; with a trace, every phase and the frame as events

@@ -13,17 +13,18 @@ func writeSummary(_ summary: [String: Any], to dir: URL) {
     }
 }
 
-/// The 6:3:1 workload under the profiler, and every output written.
+/// The 6:3:1 workload (or `options.slots`) under the profiler, and every output written.
 func runAcceptance(_ options: Options) {
     let names = ["commitLike", "lookupLike", "evaluateLike"]
     let state = WorkState()
     let trace = TraceRecorder(processName: "strata-profile-acceptance")
     trace.nameThread("work")
 
-    /// One cycle is ten slices of `slice` CPU nanoseconds: six commit, three lookup, one
-    /// evaluate, in a fresh random order each cycle, so no timer period can alias with it.
+    /// One cycle is ten slices of `slice` CPU nanoseconds (by default): six commit, three
+    /// lookup, one evaluate, in a fresh random order each cycle, so no timer period can alias
+    /// with it.
     let slice: UInt64 = 250_000
-    var slots = [0, 0, 0, 0, 0, 0, 1, 1, 1, 2]
+    var slots = options.slots.enumerated().flatMap { k, n in [Int](repeating: k, count: n) }
     var rng = SystemRandomNumberGenerator()
     var sink: UInt64 = 0
 

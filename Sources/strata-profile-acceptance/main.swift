@@ -1,8 +1,9 @@
 // The profiler's acceptance workloads (StrataProfilerTests runs this release executable).
 //
 //   strata-profile-acceptance --out DIR [--seconds 2] [--hz 1000] [--mode wall|cpu]
-//                             [--unwinder backtrace|dwarf|fp]
-//     commit-like, lookup-like and evaluate-like work in a 6:3:1 ratio of CPU time,
+//                             [--unwinder backtrace|dwarf|fp] [--slots 6,3,1]
+//     commit-like, lookup-like and evaluate-like work in a 6:3:1 ratio of CPU time (or the
+//     ratio --slots gives: a planted slowdown of one of them for the differential tests),
 //     profiled in-process; writes profile.folded, profile.speedscope.json, profile.pprof,
 //     trace.json, flamegraph.html and summary.json to DIR.
 //
@@ -19,6 +20,8 @@ struct Options {
     var mode = SamplingProfiler.Clock.wall
     var unwinder = SamplingProfiler.Unwinder.backtrace
     var caching = SamplingProfiler.Caching.perThread
+    /// Slices of commit-, lookup- and evaluate-like work per cycle.
+    var slots = [6, 3, 1]
 
     init(_ args: [String], defaultHz: Int, defaultMode: SamplingProfiler.Clock) {
         hz = defaultHz
@@ -37,6 +40,10 @@ struct Options {
             case "--mode": mode = SamplingProfiler.Clock(rawValue: value()) ?? { fail("bad --mode") }()
             case "--caching": caching = SamplingProfiler.Caching(rawValue: value()) ?? { fail("bad --caching") }()
             case "--unwinder": unwinder = SamplingProfiler.Unwinder(rawValue: value()) ?? { fail("bad --unwinder") }()
+            case "--slots":
+                let v = value().split(separator: ",").compactMap { Int($0) }
+                guard v.count == 3, v.allSatisfy({ $0 >= 0 }), v.reduce(0, +) > 0 else { fail("--slots takes three counts, e.g. 6,3,1") }
+                slots = v
             default: fail("unknown argument \(args[i])")
             }
             i += 1

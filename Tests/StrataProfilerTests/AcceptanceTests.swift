@@ -1,4 +1,5 @@
 import Foundation
+import StrataProfiler
 import XCTest
 
 /// Issue 7's acceptance: the release executable's commit-, lookup- and evaluate-like work
@@ -88,6 +89,35 @@ final class AcceptanceTests: XCTestCase {
     /// CPU-time timers fire at the kernel tick: the samples arrive less often than asked, and
     /// each carries the expiries merged into it, so the weights still add up to the thread's
     /// CPU time at the requested rate.
+    /// A planted slowdown of one kernel: the same work, evaluate-like work four slices a
+    /// cycle instead of one. The differential flame graph of the two profiles names it as the
+    /// frame where the largest growth comes from (10% -> 31% of the samples), and the others
+    /// as where the shrinkage is.
+    func test_plantedSlowdownIsTheHottestGrowthOfTheDifferentialGraph() throws {
+        let (before, _) = try runAcceptance(["--seconds", "2", "--hz", "1000", "--mode", "wall", "--unwinder", "fp", "--slots", "6,3,1"])
+        let (after, _) = try runAcceptance(["--seconds", "2", "--hz", "1000", "--mode", "wall", "--unwinder", "fp", "--slots", "6,3,4"])
+        defer { try? FileManager.default.removeItem(at: before); try? FileManager.default.removeItem(at: after) }
+        let diff = try FlameGraph.differentialFolded(
+            before: String(contentsOf: before.appendingPathComponent("profile.folded"), encoding: .utf8),
+            after: String(contentsOf: after.appendingPathComponent("profile.folded"), encoding: .utf8))
+        let graph = try FlameGraph(folded: diff)
+        XCTAssertTrue(graph.isDifferential)
+        let grew = graph.changes(limit: 3, growth: true)
+        let top = try XCTUnwrap(grew.first, diff)
+        XCTAssertTrue(top.stack.hasSuffix("evaluateLike(_: strata_profile_acceptance.WorkState, until: Swift.UInt64) -> Swift.UInt64"), "\(grew)")
+        // 1 of 10 slices before, 4 of 13 after.
+        XCTAssertEqual(top.beforePercent, 10, accuracy: 5)
+        XCTAssertEqual(top.afterPercent, 400.0 / 13, accuracy: 5)
+        let shrank = graph.changes(limit: 3, growth: false).map { $0.stack.split(separator: ";").last.map(String.init) ?? "" }
+        XCTAssertTrue(shrank.first?.contains("commitLike") ?? false, "\(shrank)")
+        XCTAssertTrue(shrank.contains { $0.contains("lookupLike") }, "\(shrank)")
+        XCTAssertFalse(shrank.contains { $0.contains("evaluateLike") })
+        // The page colours the grown kernel red and the shrunk ones blue.
+        let svg = graph.svg(title: "diff")
+        XCTAssertTrue(svg.contains("red grew, blue shrank"))
+        XCTAssertTrue(svg.contains("fill=\"rgb(255,0,0)\""), "the largest growth is saturated red")
+    }
+
     func test_cpuTimeSamplesCarryTheExpiriesTheKernelMerged() throws {
         let (dir, summary) = try runAcceptance(["--seconds", "1.5", "--hz", "1000", "--mode", "cpu"])
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -101,6 +101,76 @@ final class OutputFormatTests: XCTestCase {
         XCTAssertEqual(OutputChecks.nestingViolations([("a", 1, 0, 10), ("b", 1, 10, 5), ("c", 1, 11, 1)]), 0)
     }
 
+    func test_traceIsDecimatedEvenlyAtItsCapAndKeepsWholeSpans() throws {
+        let t = TraceRecorder(processName: "test", origin: 0, maxEvents: 100)
+        t.nameThread("benchmark")
+        for i in 0..<1_000 {
+            let start = UInt64(i) * 1_000
+            t.complete("it \(i)", category: "iteration", start: start, end: start + 500)
+            if i % 250 == 0 { t.complete("case \(i / 250)", category: "benchmark", start: start, end: start + 250_000) }
+        }
+        let kept = t.recorded
+        XCTAssertLessThan(kept.count, 100)
+        XCTAssertEqual(kept.filter { $0.category == "benchmark" }.count, 4, "whole spans are never dropped")
+        XCTAssertEqual(kept.filter { $0.phase == .metadata }.count, 1)
+        let iterations = kept.filter { $0.category == "iteration" }.map { Int($0.start / 1_000) }
+        XCTAssertEqual(t.droppedEvents, 1_000 - iterations.count)
+        XCTAssertEqual(t.decimation, 16)
+        // Evenly over the run: kept iterations in every tenth of it, one in `decimation` at the end.
+        for tenth in 0..<10 { XCTAssertTrue(iterations.contains { $0 / 100 == tenth }, "no event kept in tenth \(tenth): \(iterations)") }
+        XCTAssertEqual(iterations, Array(stride(from: 0, to: 1_000, by: 16)), "one in 16, evenly")
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(t.json().utf8)) as? [String: Any])
+        let note = try XCTUnwrap((json["otherData"] as? [String: Any])?["decimation"] as? String)
+        XCTAssertTrue(note.contains("cap of 100 events") && note.contains("\(t.droppedEvents) were dropped"), note)
+        // Below the cap nothing is dropped or said.
+        let small = TraceRecorder(processName: "test", origin: 0, maxEvents: 100)
+        for i in 0..<50 { small.complete("it", category: "iteration", start: UInt64(i), end: UInt64(i) + 1) }
+        XCTAssertEqual(small.recorded.count, 50)
+        XCTAssertNil(small.decimationNote)
+    }
+
+    func test_differentialFoldedAndGraph() throws {
+        let before = "main;a 60\nmain;b 30\nmain;c 10\n"
+        let after = "main;b 30\nmain;a 60\nmain;c;d 40\nmain;e 20\n"
+        let diff = try FlameGraph.differentialFolded(before: before, after: after)
+        // The after file's stacks in its order, then those only before, counts before and after.
+        XCTAssertEqual(diff, "main;b 30 30\nmain;a 60 60\nmain;c;d 0 40\nmain;e 0 20\nmain;c 10 0\n")
+        let g = try FlameGraph(folded: diff)
+        XCTAssertTrue(g.isDifferential)
+        XCTAssertEqual(g.totalSamples, 150)
+        // Shares: a 60% -> 40%, b 30% -> 20%, c 10% -> 26.7% (its callee d all of it), e 0 -> 13.3%.
+        let grew = g.changes(limit: 5, growth: true)
+        XCTAssertEqual(grew.map(\.stack), ["main;c;d", "main;e"], "c is not listed: d carries its growth")
+        XCTAssertEqual(grew[0].beforePercent, 0)
+        XCTAssertEqual(grew[0].afterPercent, 100.0 * 40 / 150, accuracy: 1e-9)
+        let shrank = g.changes(limit: 5, growth: false)
+        XCTAssertEqual(shrank.map(\.stack), ["main;a", "main;b"])
+        XCTAssertEqual(shrank[0].delta, 40 - 60, accuracy: 1e-9)
+        let svg = g.svg(title: "t", minimumWidth: 0)
+        XCTAssertTrue(svg.contains("before 60 samples, 60.00%; -20.00 points"), svg)
+        // d's growth (26.7 points) is the largest change: saturated red; a's shrink (20 points)
+        // three quarters of it: 255 x (1 - 0.75) of the other channels.
+        XCTAssertTrue(svg.contains("fill=\"rgb(255,0,0)\""), svg)
+        XCTAssertTrue(svg.contains("fill=\"rgb(64,64,255)\""), svg)
+        // A plain folded file is not differential and lists no change.
+        let plain = try FlameGraph(folded: before)
+        XCTAssertFalse(plain.isDifferential)
+        XCTAssertEqual(plain.changes(), [])
+        // Errors name the side and line; one and two counts do not mix.
+        XCTAssertThrowsError(try FlameGraph.differentialFolded(before: "main;a 1\nmain;b x\n", after: after)) { e in
+            XCTAssertEqual("\(e)", "folded stacks, line 2: before: 'x' is not a positive sample count")
+        }
+        XCTAssertThrowsError(try FlameGraph.differentialFolded(before: before, after: diff)) { e in
+            XCTAssertTrue("\(e)".contains("after: two counts"), "\(e)")
+        }
+        XCTAssertThrowsError(try FlameGraph(folded: "main;a 1 2\nmain;b 3\n")) { e in
+            XCTAssertEqual("\(e)", "folded stacks, line 2: 1 count(s) where the lines before have 2")
+        }
+        XCTAssertThrowsError(try FlameGraph(folded: "main;a 0 2\n")) { e in
+            XCTAssertTrue("\(e)".contains("no samples in the before column"), "\(e)")
+        }
+    }
+
     func test_flameGraphFromFoldedStacksMatchesTheProfile() throws {
         let (p, _) = handMadeProfile()
         let stacks = p.symbolicated()

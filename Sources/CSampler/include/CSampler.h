@@ -162,6 +162,19 @@ uint64_t csampler_thread_cpu_ns(void);
 /// Kernel thread id of the calling thread.
 int32_t csampler_gettid(void);
 
+/// Catches SIGINT and SIGTERM as a request to stop (`csampler_stop_signal`); each signal's
+/// default action comes back after its first delivery. 0, or -1 when sigaction fails.
+int csampler_catch_stop_signals(void);
+
+/// The stop signal received since `csampler_catch_stop_signals` (SIGINT or SIGTERM), or 0.
+int csampler_stop_signal(void);
+
+/// Gives SIGINT and SIGTERM their default actions back.
+void csampler_release_stop_signals(void);
+
+/// glibc's malloc_trim(0): free pages of every arena back to the system. 1 when some were.
+int csampler_malloc_trim(void);
+
 // MARK: symbolization (outside the handler)
 
 /// `dladdr` for `address`: writes the symbol name (dynamic symbol table only) and the

@@ -1,0 +1,186 @@
+import Foundation
+import StrataBench
+import StrataProfiler
+import StrataProfiling
+import StrataReportModel
+import XCTest
+
+/// `strata-bench profile` on whole suites: case by case in bounded memory, within its time
+/// budget, with progress, and stopped by a signal with the finished cases written.
+final class ProfileCommandTests: TemporaryDirectoryTestCase {
+    var exe: String { URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("strata-bench").path }
+    let env = ["ASAN_OPTIONS": "detect_leaks=0"]
+    let configuration = SamplingProfiler.Configuration(rate: 500, unwinder: .fp, clock: .wall)
+
+    /// Cases whose fixtures hold `megabytes` each (pages touched), noting the resident memory
+    /// when each is made and how many fixtures are alive then.
+    final class Fixtures {
+        final class Block {
+            let bytes: [UInt8]
+            unowned let owner: Fixtures
+            init(_ megabytes: Int, _ owner: Fixtures) {
+                bytes = [UInt8](repeating: 1, count: megabytes << 20)
+                self.owner = owner
+                owner.alive += 1
+            }
+            deinit { owner.alive -= 1 }
+        }
+        var alive = 0, mostAlive = 0
+        var residentAtMake: [Int] = []
+
+        func cases(_ n: Int, megabytes: Int, failing: Int? = nil) -> [BenchmarkCase] {
+            (0..<n).map { i in
+                BenchmarkCase("test/fixture/\(i)", items: 1, item: "block") { [unowned self] in
+                    if i == failing { throw BenchmarkError("the fixture's precondition failed") }
+                    self.residentAtMake.append(ResidentMemory.currentBytes() ?? 0)
+                    let block = Block(megabytes, self)
+                    self.mostAlive = max(self.mostAlive, self.alive)
+                    var sum = 0
+                    return Workload(retaining: [block]) { sum &+= Int(block.bytes[sum & 0xFFFF]) }
+                }
+            }
+        }
+    }
+
+    func test_casesArePreparedAndReleasedOneAtATime() throws {
+        let f = Fixtures()
+        let run = try ProfiledSuite(cases: f.cases(6, megabytes: 64)).run(seconds: 3, configuration: configuration,
+                                                                          trace: TraceRecorder(processName: "t"))
+        XCTAssertEqual(run.cases.map(\.name), (0..<6).map { "test/fixture/\($0)" })
+        XCTAssertEqual(f.mostAlive, 1, "a fixture was alive while the next was made")
+        XCTAssertEqual(f.alive, 0)
+        // Six fixtures of 64 MiB held together would add 320 MiB between the first make and
+        // the last; one at a time, the resident memory returns to where it was.
+        let growth = f.residentAtMake.map { $0 - f.residentAtMake[0] }
+        XCTAssertLessThan(growth.max()!, 48 << 20, "resident memory grew case by case: \(growth.map { $0 >> 20 }) MiB")
+        XCTAssertFalse(run.interrupted)
+        XCTAssertTrue(run.failures.isEmpty && run.skipped.isEmpty)
+        XCTAssertTrue(run.cases.allSatisfy { $0.iterations >= ProfiledSuite.rounds && $0.profiledNanoseconds > 0 && $0.baselineNanoseconds > 0 })
+    }
+
+    func test_aFailingCaseIsNamedAndTheNextRuns() throws {
+        let f = Fixtures()
+        let run = try ProfiledSuite(cases: f.cases(3, megabytes: 1, failing: 1)).run(seconds: 1, configuration: configuration,
+                                                                                   trace: TraceRecorder(processName: "t"))
+        XCTAssertEqual(run.cases.map(\.name), ["test/fixture/0", "test/fixture/2"])
+        XCTAssertEqual(run.failures, ["test/fixture/1: the fixture's precondition failed"])
+    }
+
+    func test_aStopEndsTheRunWithTheFinishedCasesOnly() throws {
+        let f = Fixtures()
+        var progress: [String] = []
+        var checks = 0
+        // The stop comes while the third case runs (its fixture made).
+        let run = try ProfiledSuite(cases: f.cases(5, megabytes: 1)).run(
+            seconds: 5, configuration: configuration, trace: TraceRecorder(processName: "t"),
+            progress: { progress.append($0) }, shouldStop: { checks += 1; return f.residentAtMake.count >= 3 && checks % 50 == 0 })
+        XCTAssertTrue(run.interrupted)
+        XCTAssertEqual(run.cases.map(\.name), ["test/fixture/0", "test/fixture/1"])
+        XCTAssertEqual(run.skipped, ["test/fixture/2", "test/fixture/3", "test/fixture/4"])
+        XCTAssertEqual(f.alive, 0)
+        // No sample of the unfinished case is kept: every sample predates its start.
+        let lastFinished = try XCTUnwrap(progress.last { $0.hasPrefix("[2/5] test/fixture/1: ") && $0.contains("iterations in") })
+        XCTAssertTrue(lastFinished.contains("samples so far"), lastFinished)
+        XCTAssertTrue(progress.contains { $0.hasPrefix("[3/5] test/fixture/2: preparing") }, "\(progress)")
+    }
+
+    func test_theBudgetHoldsForTheWholeRun() throws {
+        let f = Fixtures()
+        let t0 = Date()
+        // 40 cases whose preparation alone takes 50 ms each: 2 s for all of them, in a 1 s budget.
+        let cases = f.cases(40, megabytes: 1).map { c -> BenchmarkCase in
+            var slow = c
+            slow.make = { Thread.sleep(forTimeInterval: 0.05); return try c.make() }
+            return slow
+        }
+        let run = try ProfiledSuite(cases: cases).run(seconds: 1, configuration: configuration, trace: TraceRecorder(processName: "t"))
+        let wall = Date().timeIntervalSince(t0)
+        XCTAssertLessThan(wall, 2.0, "the 1 s budget ran to \(wall) s")
+        XCTAssertFalse(run.skipped.isEmpty)
+        XCTAssertEqual(run.cases.count + run.skipped.count, 40)
+        XCTAssertFalse(run.interrupted)
+    }
+
+    /// The frame suite's every family at small sizes (and its small floors), as a user runs it:
+    /// one case at a time, so memory stays under a ceiling far below what holding them all took.
+    func test_wholeFrameSuiteAtSmallSizesUnderAMemoryCeiling() throws {
+        guard FileManager.default.isExecutableFile(atPath: exe) else {
+            return XCTFail("\(exe) is not built: run `swift build --build-tests` before `swift test --skip-build`")
+        }
+        let out = path("frame")
+        let (status, output) = try runProcess(exe, ["profile", "frame", "--filter", "/(100|1000)$|^frame/floor/[0-9]{1,5}$",
+                                                    "--seconds", "20", "--hz", "250", "--unwinder", "fp", "--out", out], environment: env)
+        XCTAssertEqual(status, 0, output)
+        let listed = try runProcess(exe, ["list", "--suite", "frame", "--filter", "/(100|1000)$|^frame/floor/[0-9]{1,5}$"]).output
+            .split(separator: "\n").count
+        XCTAssertGreaterThan(listed, 40)
+        XCTAssertTrue(output.contains("cases profiled: \(listed)") || output.contains("not profiled:"), output)
+        XCTAssertTrue(output.contains("[1/\(listed)] "), output)
+        let marker = try XCTUnwrap(output.range(of: "peak resident memory "), output)
+        let peak = try XCTUnwrap(Int(output[marker.upperBound...].prefix { $0.isNumber }), output)
+        XCTAssertLessThan(peak, 1_024, "peak resident memory \(peak) MiB")
+        for file in ["profile.folded", "profile.speedscope.json", "profile.pprof", "trace.json", "flamegraph.html"] {
+            XCTAssertTrue(FileManager.default.fileExists(atPath: out + "/" + file), file)
+        }
+    }
+
+    /// SIGTERM while the suite runs: the profile of the cases finished is written, exit 143.
+    func test_sigtermWritesTheFinishedCases() throws {
+        guard FileManager.default.isExecutableFile(atPath: exe) else {
+            return XCTFail("\(exe) is not built: run `swift build --build-tests` before `swift test --skip-build`")
+        }
+        let out = path("stopped")
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: exe)
+        p.arguments = ["profile", "frame", "--filter", "/(100|1000)$", "--seconds", "60", "--hz", "250", "--unwinder", "fp", "--out", out]
+        p.environment = ProcessInfo.processInfo.environment.merging(env) { $1 }
+        let pipe = Pipe()
+        p.standardOutput = pipe
+        p.standardError = pipe
+        try p.run()
+        var text = ""
+        // Until the second case starts (the first finished), then SIGTERM.
+        while p.isRunning && !text.contains("[2/") {
+            let chunk = pipe.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            text += String(decoding: chunk, as: UTF8.self)
+        }
+        p.terminate()
+        text += String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationReason, .exit, text)
+        XCTAssertEqual(p.terminationStatus, 143, text)
+        XCTAssertTrue(text.contains("stopped by SIGTERM"), text)
+        XCTAssertTrue(text.contains("not profiled:") && text.contains("the run was stopped"), text)
+        let folded = try String(contentsOfFile: out + "/profile.folded", encoding: .utf8)
+        XCTAssertFalse(folded.isEmpty, "the finished case's samples")
+    }
+
+    /// `profile-diff` on two profile folders: the two-column folded file, the coloured page,
+    /// the lists, and the exit codes of a missing or malformed input.
+    func test_profileDiffWritesTheDifferentialGraphAndListsTheChanges() throws {
+        guard FileManager.default.isExecutableFile(atPath: exe) else {
+            return XCTFail("\(exe) is not built: run `swift build --build-tests` before `swift test --skip-build`")
+        }
+        for (dir, text) in [("before", "main;render;kernel 20\nmain;commit 80\n"), ("after", "main;render;kernel 60\nmain;commit 40\n")] {
+            try FileManager.default.createDirectory(atPath: path(dir), withIntermediateDirectories: true)
+            try text.write(toFile: path(dir) + "/profile.folded", atomically: true, encoding: .utf8)
+        }
+        let (status, output) = try runProcess(exe, ["profile-diff", path("before"), path("after"), "--out", path("diff")])
+        XCTAssertEqual(status, 0, output)
+        XCTAssertEqual(try String(contentsOfFile: path("diff") + "/diff.folded", encoding: .utf8),
+                       "main;render;kernel 20 60\nmain;commit 80 40\n")
+        XCTAssertTrue(output.contains("grew most (share of samples, where the change comes from):\n  +40.00 points   20.0% ->  60.0%  kernel"), output)
+        XCTAssertTrue(output.contains("shrank most:\n  -40.00 points   80.0% ->  40.0%  commit"), output)
+        let page = try String(contentsOfFile: path("diff") + "/diff-flamegraph.html", encoding: .utf8)
+        XCTAssertTrue(page.contains("red grew, blue shrank"), page)
+        // The report embeds the differential file as it embeds a profile.
+        XCTAssertTrue(try FlameGraph(folded: String(contentsOfFile: path("diff") + "/diff.folded", encoding: .utf8)).isDifferential)
+        // A missing profile: 66; a malformed one: 65, naming the side and line.
+        XCTAssertEqual(try runProcess(exe, ["profile-diff", path("nowhere"), path("after"), "--out", path("x")]).status, 66)
+        try "main;a b\n".write(toFile: path("bad.folded"), atomically: true, encoding: .utf8)
+        let bad = try runProcess(exe, ["profile-diff", path("bad.folded"), path("after"), "--out", path("x")])
+        XCTAssertEqual(bad.status, 65, bad.output)
+        XCTAssertTrue(bad.output.contains("line 1: before: 'b' is not a positive sample count"), bad.output)
+    }
+}
