@@ -100,9 +100,11 @@ struct ProfileCommand: ParsableCommand {
         if let sig = StopSignals.received {
             progress("stopped by \(sig == SIGINT ? "SIGINT" : "SIGTERM"): writing the profile of the \(run.cases.isEmpty ? "frames played" : "\(run.cases.count) case(s) finished")")
         }
-        let stacks = run.profile.symbolicated()
+        var stacks = run.profile.symbolicated()
+        let linesProblem = stacks.attachSourceLines()
         try write(run, stacks, trace)
         report(run, stacks, seconds: Date().timeIntervalSince(started), budget: budget)
+        if let linesProblem { print("source lines: \(linesProblem)") }
         if let note = trace.decimationNote { print("trace: \(note)") }
         if let sig = StopSignals.received { throw ExitCode(128 + sig) }
         if !run.failures.isEmpty { throw ExitCode(3) }
@@ -135,6 +137,18 @@ struct ProfileCommand: ParsableCommand {
         for f in stacks.topFrames(top) {
             let name = f.frame.name.count > 150 ? String(f.frame.name.prefix(147)) + "..." : f.frame.name
             print("  \(pct(f.selfPercent)) \(pct(f.inclusivePercent))  \(name)  [\(f.frame.module)]")
+        }
+        let hot = stacks.hottestLines(functions: 3, lines: 5)
+        if !hot.isEmpty {
+            print("hottest source lines (self samples of the top functions, by line)")
+            for f in hot {
+                let name = f.frame.name.count > 110 ? String(f.frame.name.prefix(107)) + "..." : f.frame.name
+                print("  \(name): \(f.selfSamples) samples")
+                for l in f.lines {
+                    print(String(format: "    %5.1f%%  %6d  ", 100 * Double(l.samples) / Double(max(f.selfSamples, 1)), l.samples)
+                          + (l.location?.description ?? "(no line information)"))
+                }
+            }
         }
         // Sampled only while the profiled rounds ran (one thread).
         let seconds = run.profiledSeconds

@@ -207,14 +207,16 @@ public struct FlameGraph {
     /// The search box the script wires to the graph.
     public static let searchBox = "<label>search (regex) <input class=\"strata-flame-search\" size=\"40\"></label>"
 
-    /// A self-contained page: the flame graph, a search box and its script.
-    public func html(title: String) -> String {
+    /// A self-contained page: the flame graph, a search box and its script, and `appendix`
+    /// (HTML, such as the hottest lines) below the graph.
+    public func html(title: String, appendix: String = "") -> String {
         """
         <!DOCTYPE html>
         <html><head><meta charset="utf-8"><title>\(Self.escapeXML(title))</title></head>
         <body style="margin:8px;font-family:sans-serif">
         \(Self.searchBox)
         \(svg(title: title))
+        \(appendix)
         <script>\(Self.script)</script>
         </body></html>
         """
@@ -338,6 +340,9 @@ extension StackProfile {
         FlameGraph(self).svg(title: title, width: width, minimumWidth: minimumWidth)
     }
 
-    /// A page of its own: the flame graph, its search box and script.
-    public func flameGraphHTML(title: String) -> String { FlameGraph(self).html(title: title) }
+    /// A page of its own: the flame graph, its search box and script, and the hottest
+    /// source lines once `attachSourceLines()` ran.
+    public func flameGraphHTML(title: String) -> String {
+        FlameGraph(self).html(title: title, appendix: leafLocations.isEmpty ? "" : hottestLinesHTML())
+    }
 }

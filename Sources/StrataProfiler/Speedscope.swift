@@ -1,6 +1,7 @@
 extension StackProfile {
     /// The profile in speedscope's file format (https://www.speedscope.app/file-format-schema.json):
-    /// `shared.frames` (name, file), one `sampled` profile per thread whose `samples` are stacks
+    /// `shared.frames` (name, and the source file and line of the function's start when
+    /// `attachSourceLines()` found them, else the object's path), one `sampled` profile per thread whose `samples` are stacks
     /// of frame indices root first, in time order, and whose `weights` are the time each
     /// sample stands for (weight x period) in microseconds.
     public func speedscopeJSON(name: String) -> String {
@@ -11,7 +12,13 @@ extension StackProfile {
         for (i, f) in frames.enumerated() {
             if i > 0 { out += "," }
             out += "{\"name\":\(JSONText.quoted(f.name.isEmpty ? "[unknown]" : f.name))"
-            if !f.path.isEmpty { out += ",\"file\":\(JSONText.quoted(f.path))" }
+            // The function's source file and line when `attachSourceLines()` found them, else
+            // the object it is in.
+            if i < frameLocations.count, let loc = frameLocations[i], loc.line > 0 {
+                out += ",\"file\":\(JSONText.quoted(loc.file)),\"line\":\(loc.line)"
+            } else if !f.path.isEmpty {
+                out += ",\"file\":\(JSONText.quoted(f.path))"
+            }
             out += "}"
         }
         out += "]},\"profiles\":["

@@ -11,6 +11,16 @@ public struct StackProfile: Sendable {
         public var path: String
     }
 
+    /// An interrupted instruction (a sample's leaf) and the samples that stopped there.
+    public struct LeafAddress: Sendable {
+        /// The leaf frame's function (index into `frames`).
+        public var frame: Int
+        /// The instruction's offset in its object (`Symbolizer.Symbol.objectOffset`).
+        public var objectOffset: UInt
+        /// Samples that stopped at it.
+        public var samples: Int
+    }
+
     /// A distinct stack of one thread and the samples that had it.
     public struct Stack: Sendable {
         /// Indices into `frames`, root first.
@@ -39,6 +49,14 @@ public struct StackProfile: Sendable {
     public private(set) var sampleStacks: [Int] = []
     /// Each sample's weight, in time order.
     public private(set) var sampleWeights: [Int] = []
+    /// Every distinct leaf instruction, with its samples (for source lines).
+    public private(set) var leafAddresses: [LeafAddress] = []
+    /// Each frame's function start as an offset in its object (nil when no symbol gave one).
+    public private(set) var functionStarts: [UInt?] = []
+    /// Each frame's function start as a source position, once `attachSourceLines()` ran.
+    public private(set) var frameLocations: [SourceLocation?] = []
+    /// Leaf instructions' source positions by `path#offset`, once `attachSourceLines()` ran.
+    public private(set) var leafLocations: [String: SourceLocation] = [:]
     /// Threads with samples, in order of first sample.
     public private(set) var threads: [Int32] = []
     public private(set) var totalSamples = 0
@@ -54,6 +72,7 @@ public struct StackProfile: Sendable {
         var frameIndex: [Frame: Int] = [:]
         var stackIndex: [StackKey: Int] = [:]
         var seenThreads = Set<Int32>()
+        var leafIndex: [UInt: Int] = [:]
         for sample in profile.samples {
             var path: [Int] = []
             path.reserveCapacity(sample.frames.count)
@@ -65,6 +84,13 @@ public struct StackProfile: Sendable {
                     frameIndex[f] = frames.count
                     path.append(frames.count)
                     frames.append(f)
+                    functionStarts.append(s.source == .none || s.path.isEmpty ? nil : s.objectOffset &- s.offset)
+                }
+                if i == 0 && !s.path.isEmpty {
+                    if let l = leafIndex[address] { leafAddresses[l].samples += 1 } else {
+                        leafIndex[address] = leafAddresses.count
+                        leafAddresses.append(LeafAddress(frame: path.last!, objectOffset: s.objectOffset, samples: 1))
+                    }
                 }
             }
             let key = StackKey(thread: sample.thread, frames: path)
@@ -84,6 +110,15 @@ public struct StackProfile: Sendable {
             if seenThreads.insert(sample.thread).inserted { threads.append(sample.thread) }
             totalSamples += 1
             totalWeight += w
+        }
+    }
+
+    /// Sets `frameLocations` and `leafLocations` from resolved object offsets.
+    mutating func setSourceLocations(_ found: [String: [UInt: SourceLocation]]) {
+        frameLocations = frames.indices.map { k in functionStarts[k].flatMap { found[frames[k].path]?[$0] } }
+        leafLocations = [:]
+        for leaf in leafAddresses {
+            if let loc = found[frames[leaf.frame].path]?[leaf.objectOffset] { leafLocations[leaf.objectOffsetKey(frames)] = loc }
         }
     }
 

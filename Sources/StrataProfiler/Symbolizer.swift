@@ -19,6 +19,10 @@ public final class Symbolizer {
         public var offset: UInt
         /// How the name was found.
         public var source: Source
+        /// The looked-up address's offset in its object (address minus the object's load
+        /// base): what `addr2line -e path` takes for a position-independent object. 0 when
+        /// the object is unknown.
+        public var objectOffset: UInt = 0
     }
 
     /// Where a symbol's name came from.
@@ -27,6 +31,8 @@ public final class Symbolizer {
     }
 
     private var cache: [UInt: Symbol] = [:]
+    /// The object base `resolve` saw last.
+    private var lastBase: UInt = 0
     private var demangled: [String: String] = [:]
 
     public init() {}
@@ -37,7 +43,8 @@ public final class Symbolizer {
     public func symbol(for address: UInt, exact: Bool) -> Symbol {
         let lookup = exact || address == 0 ? address : address - 1
         if let s = cache[lookup] { return s }
-        let s = resolve(lookup)
+        var s = resolve(lookup)
+        s.objectOffset = s.path.isEmpty ? 0 : lookup &- lastBase
         cache[lookup] = s
         return s
     }
@@ -51,6 +58,7 @@ public final class Symbolizer {
         var base: UInt = 0
         var start: UInt = 0
         let known = csampler_dladdr(address, &name, name.count, &path, path.count, &base, &start) != 0
+        lastBase = base
         let objectPath = known ? String(cString: path) : ""
         let dynamicName = known && name[0] != 0 ? String(cString: name) : nil
         let module = objectPath.split(separator: "/").last.map(String.init) ?? ""

@@ -122,6 +122,21 @@ final class ProfileCommandTests: TemporaryDirectoryTestCase {
         for file in ["profile.folded", "profile.speedscope.json", "profile.pprof", "trace.json", "flamegraph.html"] {
             XCTAssertTrue(FileManager.default.fileExists(atPath: out + "/" + file), file)
         }
+        // Source lines: the hottest function's hottest line is a line of one of the project's
+        // source files, in the printout and the page; speedscope frames carry file and line.
+        let lines = try XCTUnwrap(output.range(of: "hottest source lines (self samples of the top functions, by line)\n"), output)
+        let hottest = output[lines.upperBound...].split(separator: "\n").dropFirst().first { $0.contains(".swift:") }
+        let position = try XCTUnwrap(hottest.flatMap { $0.split(separator: " ").last }, output)
+        let parts = position.split(separator: ":")
+        let file = String(parts[0]), line = Int(parts[1]) ?? 0
+        let source = try String(contentsOfFile: file, encoding: .utf8)
+        XCTAssertTrue(file.contains("/Sources/") || file.contains("/Benchmarks/"), file)
+        XCTAssertTrue((1...source.split(separator: "\n", omittingEmptySubsequences: false).count).contains(line), "\(position)")
+        let page = try String(contentsOfFile: out + "/flamegraph.html", encoding: .utf8)
+        XCTAssertTrue(page.contains("Hottest source lines") && page.contains(String(position)), String(position))
+        let speedscope = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out + "/profile.speedscope.json"))) as? [String: Any])
+        let frames = try XCTUnwrap((speedscope["shared"] as? [String: Any])?["frames"] as? [[String: Any]])
+        XCTAssertTrue(frames.contains { ($0["file"] as? String ?? "").hasSuffix(".swift") && ($0["line"] as? Int ?? 0) > 0 }, "no frame with a line")
     }
 
     /// SIGTERM while the suite runs: the profile of the cases finished is written, exit 143.

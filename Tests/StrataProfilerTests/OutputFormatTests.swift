@@ -217,3 +217,37 @@ final class OutputFormatTests: XCTestCase {
 private let csamplerStart: @convention(c) (UnsafePointer<csampler_config>?) -> Int32 = csampler_start
 private let csamplerStop: @convention(c) () -> Void = csampler_stop
 private let csamplerDrain: @convention(c) (csampler_visitor?, UnsafeMutableRawPointer?) -> Int = csampler_drain
+
+final class SourceLinesTests: XCTestCase {
+    func test_addr2lineAnswersAreParsed() {
+        XCTAssertEqual(SourceLines.parse("/src/a.swift:42"), SourceLocation(file: "/src/a.swift", line: 42))
+        XCTAssertEqual(SourceLines.parse("/src/a.swift:7 (discriminator 3)"), SourceLocation(file: "/src/a.swift", line: 7))
+        XCTAssertEqual(SourceLines.parse("/src/a.swift:0")?.description, "/src/a.swift:0 (no line: compiler-generated)")
+        XCTAssertNil(SourceLines.parse("??:0"))
+        XCTAssertNil(SourceLines.parse("??:?"))
+        XCTAssertNil(SourceLines.parse("/src/a.swift:?"))
+        XCTAssertNil(SourceLines.parse(""))
+    }
+
+    /// This test binary's own function: addr2line finds this file and a line inside the function.
+    func test_ownFunctionResolvesToThisFile() throws {
+        var name = [CChar](repeating: 0, count: 4096), path = [CChar](repeating: 0, count: 4096)
+        var base: UInt = 0, start: UInt = 0
+        // The return address of a call made on this line, minus one: inside this function, the
+        // first frame of the stack in this test binary (the ones before are Foundation's).
+        let line = #line; let stack = Thread.callStackReturnAddresses.map { $0.uintValue }
+        let testBinary = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        let here = try XCTUnwrap(stack.lazy.map { $0 - 1 }.first { a in
+            csampler_dladdr(a, &name, name.count, &path, path.count, &base, &start) != 0 && String(cString: path) == testBinary
+        }, "\(stack)")
+        _ = csampler_dladdr(here, &name, name.count, &path, path.count, &base, &start)
+        let object = String(cString: path)
+        let (found, problem) = SourceLines.resolve([object: [here - base]])
+        XCTAssertNil(problem)
+        let loc = try XCTUnwrap(found[object]?[here - base], "no line for the marker in \(object)")
+        XCTAssertTrue(loc.file.hasSuffix("Tests/StrataProfilerTests/OutputFormatTests.swift"), loc.description)
+        XCTAssertEqual(loc.line, line)
+        // A missing object is said, not thrown.
+        XCTAssertNotNil(SourceLines.resolve(["/nonexistent/object": [1]]).problem)
+    }
+}
