@@ -25,6 +25,8 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Where the JSON report goes.") var out = "reports/latest.json"
     @Option(help: "Where the HTML report goes (default: beside the JSON, .html).") var html: String?
     @Flag(help: "Skip the callgrind and malloc counts.") var noCounts = false
+    @Option(help: "Heap placements each counted body is counted under by callgrind; its figures are the median placement's (1 counts as laid out, quickly, without a range).")
+    var countLayouts = Counts.defaultLayouts
     @Flag(help: "Only the deterministic counts (of the chosen suites' counted bodies matching --filter): no timings, no scenes.")
     var countsOnly = false
     @Flag(inversion: .prefixedNo, help: "Write each scene's player beside the report (OUT.player-SCENE.html), linked from it.")
@@ -36,6 +38,7 @@ struct RunCommand: ParsableCommand {
     @Argument(parsing: .postTerminator, help: "Google Benchmark flags.") var googleBenchmarkFlags: [String] = []
 
     func validate() throws {
+        guard (1...15).contains(countLayouts) else { throw ValidationError("--count-layouts must be in 1...15") }
         for s in suites where !Catalog.suites.contains(s) {
             throw ValidationError("unknown suite '\(s)'; suites: \(Catalog.suites.joined(separator: ", "))")
         }
@@ -116,7 +119,7 @@ struct RunCommand: ParsableCommand {
                 chosen.contains(c.suite)
                     && (re.map { $0.firstMatch(in: c.name, range: NSRange(c.name.startIndex..., in: c.name)) != nil } ?? true)
             }
-            counts = try countAll(counted, warnings: &warnings)
+            counts = try countAll(counted, layouts: countLayouts, warnings: &warnings)
         }
 
         let options = RunOptions(quick: quick, suites: chosen, filter: filter, repetitions: reps, minTime: minTime,
@@ -161,7 +164,7 @@ struct RunCommand: ParsableCommand {
     }
 
     /// Mallocs in this process; instructions by this executable re-run under callgrind.
-    func countAll(_ counted: [BenchmarkCase], warnings: inout [String]) throws -> [CountResult] {
+    func countAll(_ counted: [BenchmarkCase], layouts: Int, warnings: inout [String]) throws -> [CountResult] {
         guard !counted.isEmpty else { return [] }
         progress("counting mallocs, instructions and simulated cache misses of \(counted.count) bodies")
         var callgrind: [String: Counts.LayoutCounts] = [:]
@@ -171,7 +174,7 @@ struct RunCommand: ParsableCommand {
             do {
                 callgrind = try Counts.byBody(Counts.callgrind(
                     executable: CommandLine.arguments[0].contains("/") ? URL(fileURLWithPath: CommandLine.arguments[0]).path : CommandLine.arguments[0],
-                    arguments: ["count-worker", "--iterations", "\(Counts.defaultIterations)"] + counted.map(\.name),
+                    arguments: ["count-worker", "--iterations", "\(Counts.defaultIterations)", "--layouts", "\(layouts)"] + counted.map(\.name),
                     scratch: scratch))
             } catch {
                 warnings.append("instruction counts unavailable: \(error)")

@@ -31,7 +31,7 @@ final class ExamplePackageTests: XCTestCase {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("strata-example-\(getpid())")
         defer { try? FileManager.default.removeItem(at: dir) }
         let json = dir.appendingPathComponent("latest.json").path
-        let (ran, output) = try run(exe, ["run", "--quick", "--repetitions", "1", "--min-time", "0.001", "--no-players", "--out", json])
+        let (ran, output) = try run(exe, ["run", "--quick", "--repetitions", "1", "--min-time", "0.001", "--no-players", "--count-layouts", "1", "--out", json])
         XCTAssertEqual(ran, 0, String(output.suffix(3000)))
         let data = try Data(contentsOf: URL(fileURLWithPath: json))
         let doc = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
