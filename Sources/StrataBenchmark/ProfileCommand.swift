@@ -78,13 +78,14 @@ struct ProfileCommand: ParsableCommand {
         StopSignals.catchSignals()
         defer { StopSignals.release() }
         let stop = { StopSignals.received != nil }
-        // A tenth of the budget is kept for symbolizing the samples and writing the outputs.
-        let share = 0.9
+        // Kept for symbolizing the samples, reading the line tables and writing the outputs:
+        // a tenth of the budget, at least 1.5 s (addr2line reads a large binary's DWARF in
+        // about a second), at most half.
         var budget = seconds ?? 10
         if let scene = sceneName {
             progress(String(format: "budget: %g s for scene %@ (--seconds)", budget, scene))
             do {
-                run = try ProfiledScene(name: scene).run(seconds: budget * share, configuration: configuration, trace: trace,
+                run = try ProfiledScene(name: scene).run(seconds: Self.runSeconds(budget), configuration: configuration, trace: trace,
                                                          progress: progress, shouldStop: stop)
             } catch let e as ProfilingError {
                 throw ValidationError(e.description)
@@ -94,7 +95,7 @@ struct ProfileCommand: ParsableCommand {
             guard !cases.isEmpty else { throw ValidationError("no benchmark of suite '\(target)'\(quick ? " in the quick run" : "") matches --filter") }
             budget = seconds ?? Self.defaultSeconds(cases: cases.count)
             progress(String(format: "budget: %g s for %d case(s), each prepared, run and released in turn (--seconds)", budget, cases.count))
-            run = try ProfiledSuite(cases: cases).run(seconds: budget * share, configuration: configuration, trace: trace,
+            run = try ProfiledSuite(cases: cases).run(seconds: Self.runSeconds(budget), configuration: configuration, trace: trace,
                                                       progress: progress, shouldStop: stop)
         }
         if let sig = StopSignals.received {
@@ -122,6 +123,9 @@ struct ProfileCommand: ParsableCommand {
         try stacks.flameGraphHTML(title: title)
             .write(to: dir.appendingPathComponent("flamegraph.html"), atomically: true, encoding: .utf8)
     }
+
+    /// The part of `budget` the run itself gets (the rest is for the outputs).
+    static func runSeconds(_ budget: Double) -> Double { budget - min(max(budget / 10, 1.5), budget / 2) }
 
     /// The budget without --seconds: 10 s, or 2 s a case for more than five cases.
     static func defaultSeconds(cases: Int) -> Double { max(10, 2 * Double(cases)) }

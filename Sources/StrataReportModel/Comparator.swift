@@ -10,6 +10,13 @@ public struct Comparator {
     public var timeThreshold = 0.05
     /// Relative change of an instruction or malloc count that matters.
     public var countThreshold = 0.01
+    /// Estimated cycles per item a change must also exceed to be judged: the simulation's
+    /// resolution. A body's misses move by a few cache lines when unrelated code moves its
+    /// data or code (an unchanged frame/opacity/shared/basic/1000, 18 cycles per item, moved
+    /// +0.24 from one binary to the next and -0.17 to another, with every placement agreeing),
+    /// about the same number of misses whatever the body's size; 1% of a large body is well
+    /// beyond it.
+    public var estimatedCyclesFloor = 0.3
     /// Run-to-run movement of a median on this machine kind even with no code change: the
     /// bootstrap interval must lie wholly beyond it for a time verdict.
     public var noiseFloor = 0.02
@@ -81,7 +88,7 @@ public struct Comparator {
             // are shown (small absolute numbers swing by large percentages) but not gated.
             if let bc = b.estimatedCyclesPerItem, let hc = h.estimatedCyclesPerItem {
                 rows.append(compareCount(h.name, "estimated-cycles", bc, hc, baseRange: b.estimatedCyclesRangePerItem,
-                                         headRange: h.estimatedCyclesRangePerItem))
+                                         headRange: h.estimatedCyclesRangePerItem, floor: estimatedCyclesFloor))
                 for (metric, bm, hm) in [("l1-misses", b.l1MissesPerItem, h.l1MissesPerItem), ("ll-misses", b.llMissesPerItem, h.llMissesPerItem)] {
                     if let bm, let hm { rows.append(compareCount(h.name, metric, bm, hm, gated: false)) }
                 }
@@ -138,12 +145,13 @@ public struct Comparator {
 
     /// Deterministic counts: the change against the count threshold, nothing else (a count
     /// that was zero and is not is a regression however small).
-    /// A count's verdict: beyond `countThreshold` either way. With the range the body took over
+    /// A count's verdict: beyond `countThreshold` either way, and by at least `floor` per item.
+    /// With the range the body took over
     /// its placements on both sides (estimated cycles, `CountResult.layouts`), a change beyond
     /// the threshold must also hold in every placement (the ranges apart); when they overlap,
     /// the address layout alone could have made it, and the verdict is inconclusive.
     func compareCount(_ name: String, _ metric: String, _ b: Double, _ h: Double, gated: Bool = true,
-                      baseRange: ClosedRange<Double>? = nil, headRange: ClosedRange<Double>? = nil) -> ComparisonRow {
+                      baseRange: ClosedRange<Double>? = nil, headRange: ClosedRange<Double>? = nil, floor: Double = 0) -> ComparisonRow {
         let change: Double? = b > 0 ? h / b - 1 : (h > 0 ? nil : 0)
         guard gated else {
             return ComparisonRow(name: name, metric: metric, baseline: b, head: h, change: change, verdict: .informational)
@@ -155,6 +163,8 @@ public struct Comparator {
         if let br = baseRange, let hr = headRange, br.overlaps(hr), verdict == .regression || verdict == .improvement {
             verdict = .inconclusive
         }
+        // Within the simulation's resolution: not a change, however large in percent.
+        if abs(h - b) < floor && (verdict == .regression || verdict == .improvement) { verdict = .unchanged }
         return ComparisonRow(name: name, metric: metric, baseline: b, head: h, change: change, verdict: verdict)
     }
 }

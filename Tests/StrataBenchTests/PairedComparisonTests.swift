@@ -249,6 +249,11 @@ final class PairedComparisonTests: XCTestCase {
         XCTAssertEqual(verdict(counts(100, nil), counts(101.5, 101.2...102)), .regression)
         let inconclusive = Comparator().compare(base: counts(100, 99.5...101.7), head: counts(101.5, 101.2...102), basePath: "b", headPath: "h")
         XCTAssertEqual(inconclusive.exitCode(gate: .counts), 0)
+        // A small body: +1.4% is 0.25 cycles per item, under the simulation's resolution
+        // (the floor, 0.3); +2.2% (0.4 cycles) is a regression.
+        XCTAssertEqual(verdict(counts(17.87, 17.86...17.88), counts(18.12, 18.11...18.13)), .unchanged)
+        XCTAssertEqual(verdict(counts(17.87, 17.86...17.88), counts(18.27, 18.26...18.28)), .regression)
+        XCTAssertEqual(verdict(counts(18.27, 18.26...18.28), counts(17.87, 17.86...17.88)), .improvement)
     }
 
     func test_frameOverrunAndHitchRating() {
