@@ -200,33 +200,7 @@ struct AbCommand: ParsableCommand {
 
     /// BASE_REF checked out in a worktree of its own and built with its own scratch path.
     func buildBase(commit: String, top: String, packagePath: String, product: String) throws -> String {
-        let root = URL(fileURLWithPath: top).appendingPathComponent(".build-ab")
-        let source = root.appendingPathComponent("base-src")
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        _ = git(["worktree", "remove", "--force", source.path], in: top)
-        try? FileManager.default.removeItem(at: source)
-        _ = git(["worktree", "prune"], in: top)
-        guard git(["worktree", "add", "--detach", source.path, commit], in: top) != nil else {
-            printError("ab: could not check out \(commit) in \(source.path)")
-            throw ExitCode(3)
-        }
-        // Projects that read files beside the repository (../shared) find them from the worktree too.
-        let sibling = URL(fileURLWithPath: top).deletingLastPathComponent()
-        for entry in (try? FileManager.default.contentsOfDirectory(atPath: sibling.path)) ?? [] where entry == "shared" {
-            try? FileManager.default.createSymbolicLink(atPath: root.appendingPathComponent(entry).path,
-                                                        withDestinationPath: sibling.appendingPathComponent(entry).path)
-        }
-        let relative = String(packagePath.dropFirst(top.count)).trimmingCharacters(in: CharacterSet(charactersIn: "/"))
-        let basePackage = relative.isEmpty ? source : source.appendingPathComponent(relative)
-        let scratch = root.appendingPathComponent("base")
-        progress("ab: building \(product) at \(commit.prefix(10)) (\(scratch.path))")
-        let status = try runStreaming("swift", ["build", "-c", "release", "--product", product, "--scratch-path", scratch.path],
-                                      in: basePackage.path)
-        guard status == 0 else {
-            printError("ab: the base commit \(commit.prefix(10)) does not build \(product) (swift build exited \(status))")
-            throw ExitCode(3)
-        }
-        return scratch.appendingPathComponent("release").appendingPathComponent(product).path
+        try RefBuild.buildBase(commit: commit, top: top, packagePath: packagePath, product: product, tool: "ab")
     }
 
     /// The working tree, built as `swift build -c release` builds it.
@@ -251,10 +225,7 @@ struct AbCommand: ParsableCommand {
     }
 
     /// `git ARGS` in `dir`: trimmed output, or nil when git fails.
-    func git(_ arguments: [String], in dir: String) -> String? {
-        guard let (status, output) = try? capture("/usr/bin/env", ["git"] + arguments, in: dir), status == 0 else { return nil }
-        return output.trimmingCharacters(in: .whitespacesAndNewlines)
-    }
+    func git(_ arguments: [String], in dir: String) -> String? { RefBuild.git(arguments, in: dir) }
 
     /// Runs a round; its output goes to REPORT.log beside the report.
     func runQuietly(_ executable: String, _ arguments: [String], head: Bool = false) throws -> Int32 {
@@ -282,34 +253,10 @@ struct AbCommand: ParsableCommand {
     }
 
     func runStreaming(_ tool: String, _ arguments: [String], in dir: String) throws -> Int32 {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = [tool] + arguments
-        p.currentDirectoryURL = URL(fileURLWithPath: dir)
-        p.standardOutput = FileHandle.standardError
-        p.standardError = FileHandle.standardError
-        try p.run()
-        p.waitUntilExit()
-        return p.terminationStatus
+        try RefBuild.runStreaming(tool, arguments, in: dir)
     }
 
     func runCapturing(_ tool: String, _ arguments: [String], in dir: String) throws -> String {
-        let (status, output) = try capture("/usr/bin/env", [tool] + arguments, in: dir)
-        guard status == 0 else { throw ValidationError("\(tool) \(arguments.joined(separator: " ")) failed: \(output)") }
-        return output
-    }
-
-    func capture(_ executable: String, _ arguments: [String], in dir: String) throws -> (Int32, String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: executable)
-        p.arguments = arguments
-        p.currentDirectoryURL = URL(fileURLWithPath: dir)
-        let pipe = Pipe()
-        p.standardOutput = pipe
-        p.standardError = Pipe()
-        try p.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+        try RefBuild.runCapturing(tool, arguments, in: dir)
     }
 }

@@ -47,6 +47,8 @@ struct ProfileCommand: ParsableCommand {
     @Flag(help: "Only the cases of the quick run (small sizes; suites only).") var quick = false
     @Option(help: "Directory for the outputs.") var out: String
     @Option(help: "Frames to list.") var top = 15
+    @Option(help: ArgumentHelp("A git ref: profile strata-bench built at it and the working tree's, each with half the budget, and write both (OUT/base, OUT/head) and their differential flame graph (OUT/diff).", valueName: "ref"))
+    var base: String?
 
     func validate() throws {
         guard SamplingProfiler.Unwinder(rawValue: unwinder) != nil else {
@@ -66,6 +68,7 @@ struct ProfileCommand: ParsableCommand {
     }
 
     func run() throws {
+        if let base { return try runAgainst(base) }
         if _isDebugAssertConfiguration() {
             progress("warning: strata-bench is a debug build: the profile is not representative (build with -c release)")
         }
@@ -122,6 +125,40 @@ struct ProfileCommand: ParsableCommand {
         try trace.json().write(to: dir.appendingPathComponent("trace.json"), atomically: true, encoding: .utf8)
         try stacks.flameGraphHTML(title: title)
             .write(to: dir.appendingPathComponent("flamegraph.html"), atomically: true, encoding: .utf8)
+    }
+
+    /// `--base REF`: this command without `--base`, once by REF's build and once by this
+    /// executable (each with half the budget, in child processes), then `profile-diff`.
+    private func runAgainst(_ ref: String) throws {
+        let packagePath = FileManager.default.currentDirectoryPath
+        guard let repository = RefBuild.git(["rev-parse", "--show-toplevel"], in: packagePath) else {
+            FileHandle.standardError.write(Data("profile: \(packagePath) is not inside a git repository (--base builds REF from it)\n".utf8))
+            throw ExitCode(64)
+        }
+        guard let commit = RefBuild.git(["rev-parse", "--verify", "--quiet", "\(ref)^{commit}"], in: packagePath) else {
+            FileHandle.standardError.write(Data("profile: unknown commit '\(ref)'\n".utf8))
+            throw ExitCode(64)
+        }
+        let product = URL(fileURLWithPath: CommandLine.arguments[0]).lastPathComponent
+        let baseExe = try RefBuild.buildBase(commit: commit, top: repository, packagePath: packagePath, product: product, tool: "profile")
+        let headExe = URL(fileURLWithPath: CommandLine.arguments[0]).path
+        let half = (seconds ?? (sceneName != nil ? 10 : Self.defaultSeconds(cases: max(1, (try? Catalog.select(suites: [target], quick: quick, filter: filter).count) ?? 1)))) / 2
+        let dir = URL(fileURLWithPath: out, isDirectory: true)
+        var arguments = ["profile", target, "--hz", "\(hz)", "--unwinder", unwinder, "--mode", mode, "--top", "\(top)",
+                         "--seconds", "\(half)"]
+        if let filter { arguments += ["--filter", filter] }
+        if quick { arguments.append("--quick") }
+        for (side, exe) in [("base", baseExe), ("head", headExe)] {
+            progress("profile: \(side) (\(side == "base" ? "\(ref) \(commit.prefix(10))" : "this build")), \(String(format: "%g", half)) s")
+            let status = try RefBuild.runStreaming(exe, arguments + ["--out", dir.appendingPathComponent(side).path], in: packagePath)
+            guard status == 0 else {
+                FileHandle.standardError.write(Data("profile: the \(side) run exited \(status) (its output is above)\n".utf8))
+                throw ExitCode(status == 64 ? 64 : 3)
+            }
+        }
+        var diff = try ProfileDiffCommand.parse([dir.appendingPathComponent("base").path, dir.appendingPathComponent("head").path,
+                                                 "--out", dir.appendingPathComponent("diff").path, "--top", "\(min(top, 10))"])
+        try diff.run()
     }
 
     /// The part of `budget` the run itself gets (the rest is for the outputs).
