@@ -72,25 +72,18 @@ struct AbCommand: ParsableCommand {
         let judge = PairedJudge(threshold: try fraction(threshold, "--threshold"), noiseFloor: try fraction(noiseFloor, "--noise-floor"))
         // 1. The two executables.
         let packagePath = FileManager.default.currentDirectoryPath
-        guard let top = git(["rev-parse", "--show-toplevel"], in: packagePath) else {
-            printError("ab: \(packagePath) is not inside a git repository (ab builds BASE_REF from it)")
-            throw ExitCode(64)
-        }
-        guard let baseCommit = git(["rev-parse", "--verify", "--quiet", "\(base)^{commit}"], in: packagePath) else {
-            printError("ab: unknown commit '\(base)'")
-            throw ExitCode(64)
-        }
+        let (top, baseCommit) = try RefBuild.resolve(base, packagePath: packagePath, tool: "ab")
         let productName = product ?? URL(fileURLWithPath: CommandLine.arguments[0]).lastPathComponent
-        let headLabel = (git(["status", "--porcelain", "--untracked-files=no"], in: packagePath) ?? "").isEmpty
-            ? "HEAD \(String((git(["rev-parse", "HEAD"], in: packagePath) ?? "?").prefix(10)))"
-            : "working tree (on \(String((git(["rev-parse", "HEAD"], in: packagePath) ?? "?").prefix(10))), uncommitted changes)"
+        let headLabel = (RefBuild.git(["status", "--porcelain", "--untracked-files=no"], in: packagePath) ?? "").isEmpty
+            ? "HEAD \(String((RefBuild.git(["rev-parse", "HEAD"], in: packagePath) ?? "?").prefix(10)))"
+            : "working tree (on \(String((RefBuild.git(["rev-parse", "HEAD"], in: packagePath) ?? "?").prefix(10))), uncommitted changes)"
         let baseLabel = "\(base) \(baseCommit.prefix(10))"
         let outDir = URL(fileURLWithPath: out)
         let work = outDir.appendingPathComponent("rounds")
         let givenBase = try baseBinary.map(absolute), givenHead = try headBinary.map(absolute)
         try? FileManager.default.removeItem(at: work)
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
-        let a = try givenBase ?? buildBase(commit: baseCommit, top: top, packagePath: packagePath, product: productName)
+        let a = try givenBase ?? RefBuild.buildBase(commit: baseCommit, top: top, packagePath: packagePath, product: productName, tool: "ab")
         let b = try givenHead ?? buildHead(packagePath: packagePath, product: productName)
 
         // 2. Rounds, interleaved, the order drawn per round.
@@ -198,20 +191,15 @@ struct AbCommand: ParsableCommand {
         return scenes.filter { seen.insert($0.name).inserted }
     }
 
-    /// BASE_REF checked out in a worktree of its own and built with its own scratch path.
-    func buildBase(commit: String, top: String, packagePath: String, product: String) throws -> String {
-        try RefBuild.buildBase(commit: commit, top: top, packagePath: packagePath, product: product, tool: "ab")
-    }
-
     /// The working tree, built as `swift build -c release` builds it.
     func buildHead(packagePath: String, product: String) throws -> String {
         progress("ab: building \(product) from the working tree")
-        let status = try runStreaming("swift", ["build", "-c", "release", "--product", product], in: packagePath)
+        let status = try RefBuild.runStreaming("swift", ["build", "-c", "release", "--product", product], in: packagePath)
         guard status == 0 else {
             printError("ab: the working tree does not build \(product) (swift build exited \(status))")
             throw ExitCode(3)
         }
-        let bin = try runCapturing("swift", ["build", "-c", "release", "--show-bin-path"], in: packagePath).trimmingCharacters(in: .whitespacesAndNewlines)
+        let bin = try RefBuild.runCapturing("swift", ["build", "-c", "release", "--show-bin-path"], in: packagePath).trimmingCharacters(in: .whitespacesAndNewlines)
         return URL(fileURLWithPath: bin).appendingPathComponent(product).path
     }
 
@@ -223,9 +211,6 @@ struct AbCommand: ParsableCommand {
         }
         return url.path
     }
-
-    /// `git ARGS` in `dir`: trimmed output, or nil when git fails.
-    func git(_ arguments: [String], in dir: String) -> String? { RefBuild.git(arguments, in: dir) }
 
     /// Runs a round; its output goes to REPORT.log beside the report.
     func runQuietly(_ executable: String, _ arguments: [String], head: Bool = false) throws -> Int32 {
@@ -250,13 +235,5 @@ struct AbCommand: ParsableCommand {
         try p.run()
         p.waitUntilExit()
         return p.terminationStatus
-    }
-
-    func runStreaming(_ tool: String, _ arguments: [String], in dir: String) throws -> Int32 {
-        try RefBuild.runStreaming(tool, arguments, in: dir)
-    }
-
-    func runCapturing(_ tool: String, _ arguments: [String], in dir: String) throws -> String {
-        try RefBuild.runCapturing(tool, arguments, in: dir)
     }
 }

@@ -131,14 +131,7 @@ struct ProfileCommand: ParsableCommand {
     /// executable (each with half the budget, in child processes), then `profile-diff`.
     private func runAgainst(_ ref: String) throws {
         let packagePath = FileManager.default.currentDirectoryPath
-        guard let repository = RefBuild.git(["rev-parse", "--show-toplevel"], in: packagePath) else {
-            FileHandle.standardError.write(Data("profile: \(packagePath) is not inside a git repository (--base builds REF from it)\n".utf8))
-            throw ExitCode(64)
-        }
-        guard let commit = RefBuild.git(["rev-parse", "--verify", "--quiet", "\(ref)^{commit}"], in: packagePath) else {
-            FileHandle.standardError.write(Data("profile: unknown commit '\(ref)'\n".utf8))
-            throw ExitCode(64)
-        }
+        let (repository, commit) = try RefBuild.resolve(ref, packagePath: packagePath, tool: "profile")
         let product = URL(fileURLWithPath: CommandLine.arguments[0]).lastPathComponent
         let baseExe = try RefBuild.buildBase(commit: commit, top: repository, packagePath: packagePath, product: product, tool: "profile")
         let headExe = URL(fileURLWithPath: CommandLine.arguments[0]).path
@@ -152,7 +145,7 @@ struct ProfileCommand: ParsableCommand {
             progress("profile: \(side) (\(side == "base" ? "\(ref) \(commit.prefix(10))" : "this build")), \(String(format: "%g", half)) s")
             let status = try RefBuild.runStreaming(exe, arguments + ["--out", dir.appendingPathComponent(side).path], in: packagePath)
             guard status == 0 else {
-                FileHandle.standardError.write(Data("profile: the \(side) run exited \(status) (its output is above)\n".utf8))
+                printError("profile: the \(side) run exited \(status) (its output is above)")
                 throw ExitCode(status == 64 ? 64 : 3)
             }
         }
@@ -246,7 +239,7 @@ struct ProfileDiffCommand: ParsableCommand {
             let file = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
                 ? (path as NSString).appendingPathComponent("profile.folded") : path
             guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
-                FileHandle.standardError.write(Data("strata-bench profile-diff: cannot read \(file)\n".utf8))
+                printError("profile-diff: cannot read \(file)")
                 throw ExitCode(66)
             }
             return text
@@ -257,7 +250,7 @@ struct ProfileDiffCommand: ParsableCommand {
             diff = try FlameGraph.differentialFolded(before: b, after: a)
             graph = try FlameGraph(folded: diff)
         } catch let e as FlameGraph.ParseError {
-            FileHandle.standardError.write(Data("strata-bench profile-diff: \(e)\n".utf8))
+            printError("profile-diff: \(e)")
             throw ExitCode(65)
         }
         let dir = URL(fileURLWithPath: out, isDirectory: true)

@@ -35,6 +35,20 @@ enum RefBuild {
         return scratch.appendingPathComponent("release").appendingPathComponent(product).path
     }
 
+    /// The repository holding `packagePath` and the commit `ref` names in it; either missing
+    /// is a usage error (exit 64), said with `tool`'s prefix.
+    static func resolve(_ ref: String, packagePath: String, tool: String) throws -> (top: String, commit: String) {
+        guard let top = git(["rev-parse", "--show-toplevel"], in: packagePath) else {
+            printError("\(tool): \(packagePath) is not inside a git repository (\(tool) builds \(ref) from it)")
+            throw ExitCode(64)
+        }
+        guard let commit = git(["rev-parse", "--verify", "--quiet", "\(ref)^{commit}"], in: packagePath) else {
+            printError("\(tool): unknown commit '\(ref)'")
+            throw ExitCode(64)
+        }
+        return (top, commit)
+    }
+
     /// `git ARGS` in `dir`: trimmed output, or nil when git fails.
     static func git(_ arguments: [String], in dir: String) -> String? {
         guard let (status, output) = try? capture("/usr/bin/env", ["git"] + arguments, in: dir), status == 0 else { return nil }

@@ -343,6 +343,6 @@ extension StackProfile {
     /// A page of its own: the flame graph, its search box and script, and the hottest
     /// source lines once `attachSourceLines()` ran.
     public func flameGraphHTML(title: String) -> String {
-        FlameGraph(self).html(title: title, appendix: leafLocations.isEmpty ? "" : hottestLinesHTML())
+        FlameGraph(self).html(title: title, appendix: leafLocations.contains { $0 != nil } ? hottestLinesHTML() : "")
     }
 }

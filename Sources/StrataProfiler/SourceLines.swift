@@ -99,8 +99,8 @@ extension StackProfile {
     public func hottestLines(functions limit: Int = 5, lines: Int = 8) -> [FunctionLines] {
         var byFunction: [Int: [SourceLocation?: Int]] = [:]
         var selfSamples: [Int: Int] = [:]
-        for leaf in leafAddresses {
-            let loc = leafLocations[leaf.objectOffsetKey(frames)]
+        for (k, leaf) in leafAddresses.enumerated() {
+            let loc = k < leafLocations.count ? leafLocations[k] : nil
             byFunction[leaf.frame, default: [:]][loc, default: 0] += leaf.samples
             selfSamples[leaf.frame, default: 0] += leaf.samples
         }
@@ -135,9 +135,4 @@ extension StackProfile {
         }
         return out
     }
-}
-
-extension StackProfile.LeafAddress {
-    /// The key of this leaf's line in `StackProfile.leafLocations`.
-    func objectOffsetKey(_ frames: [StackProfile.Frame]) -> String { "\(frames[frame].path)#\(objectOffset)" }
 }

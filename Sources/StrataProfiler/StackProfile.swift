@@ -55,8 +55,8 @@ public struct StackProfile: Sendable {
     public private(set) var functionStarts: [UInt?] = []
     /// Each frame's function start as a source position, once `attachSourceLines()` ran.
     public private(set) var frameLocations: [SourceLocation?] = []
-    /// Leaf instructions' source positions by `path#offset`, once `attachSourceLines()` ran.
-    public private(set) var leafLocations: [String: SourceLocation] = [:]
+    /// Each of `leafAddresses`' source position, once `attachSourceLines()` ran (empty before).
+    public private(set) var leafLocations: [SourceLocation?] = []
     /// Threads with samples, in order of first sample.
     public private(set) var threads: [Int32] = []
     public private(set) var totalSamples = 0
@@ -116,10 +116,7 @@ public struct StackProfile: Sendable {
     /// Sets `frameLocations` and `leafLocations` from resolved object offsets.
     mutating func setSourceLocations(_ found: [String: [UInt: SourceLocation]]) {
         frameLocations = frames.indices.map { k in functionStarts[k].flatMap { found[frames[k].path]?[$0] } }
-        leafLocations = [:]
-        for leaf in leafAddresses {
-            if let loc = found[frames[leaf.frame].path]?[leaf.objectOffset] { leafLocations[leaf.objectOffsetKey(frames)] = loc }
-        }
+        leafLocations = leafAddresses.map { found[frames[$0.frame].path]?[$0.objectOffset] }
     }
 
     private struct StackKey: Hashable {

@@ -143,14 +143,22 @@ final class DisplayTests: XCTestCase {
         XCTAssertEqual(delegate.drawn, 1)
     }
 
-    func test_animatingADisplayedKey_drawsThePresentationEachFrame() throws {
-        let root = CALayer(), bar = BarLayer()
+    /// `layer` with `bounds` (no animation) under a new root, and a renderer of that root
+    /// (which holds it) after its first frame at time 0.
+    private func renderedUnderARoot(_ layer: CALayer, bounds: CGRect) -> CARenderer {
+        let root = CALayer()
         withActionsDisabled {
-            bar.bounds = CGRect(x: 0, y: 0, width: 100, height: 10)
-            root.addSublayer(bar)
+            layer.bounds = bounds
+            root.addSublayer(layer)
         }
         let renderer = CARenderer(layer: root)
         renderer.renderFrame(atTime: 0)
+        return renderer
+    }
+
+    func test_animatingADisplayedKey_drawsThePresentationEachFrame() throws {
+        let bar = BarLayer()
+        let renderer = renderedUnderARoot(bar, bounds: CGRect(x: 0, y: 0, width: 100, height: 10))
         bar.draws = []
         let a = CABasicAnimation(keyPath: "level")
         a.fromValue = CGFloat(0)
@@ -170,13 +178,8 @@ final class DisplayTests: XCTestCase {
     }
 
     func test_implicitAnimationOfADisplayedBuiltInKey_drawsThePresentationEachFrame() {
-        let root = CALayer(), fade = FadeLayer()
-        withActionsDisabled {
-            fade.bounds = CGRect(x: 0, y: 0, width: 10, height: 10)
-            root.addSublayer(fade)
-        }
-        let renderer = CARenderer(layer: root)
-        renderer.renderFrame(atTime: 0)
+        let fade = FadeLayer()
+        let renderer = renderedUnderARoot(fade, bounds: CGRect(x: 0, y: 0, width: 10, height: 10))
         fade.draws = []
         inTransaction(duration: 1) {
             CATransaction.setAnimationTimingFunction(CAMediaTimingFunction(name: .linear))
