@@ -216,18 +216,20 @@ final class AnimationRuntime {
 
     /// Evaluates the animation (and its children) at `parentTime`; reports whether it started
     /// or completed for the first time.
-    func evaluate(at parentTime: Double) -> (justStarted: Bool, justCompleted: Bool) {
+    /// `shadow`: an evaluation at another time than the frame's (a replicator's delayed
+    /// instance): nothing starts or completes.
+    func evaluate(at parentTime: Double, shadow: Bool = false) -> (justStarted: Bool, justCompleted: Bool) {
         guard isCommitted else {
             phase = .pending
             return (false, false)
         }
         let state = timingState(at: parentTime)
         var started = false, completed = false
-        if state.started && !hasStarted {
+        if state.started && !hasStarted && !shadow {
             hasStarted = true
             started = true
         }
-        if state.finished && !hasCompleted && !repeatCount.isInfinite {
+        if state.finished && !hasCompleted && !repeatCount.isInfinite && !shadow {
             hasCompleted = true
             completed = true
         }
@@ -236,7 +238,7 @@ final class AnimationRuntime {
             progress = timingFunction?.progress(at: fraction) ?? fraction
             if let spring { progress = spring.progress(at: progress * duration) }
             iteration = isCumulative ? state.iteration : 0
-            for child in children { _ = child.evaluate(at: progress * duration) }
+            for child in children { _ = child.evaluate(at: progress * duration, shadow: shadow) }
         } else {
             phase = .inactive
             for child in children { child.deactivate() }

@@ -31,6 +31,8 @@ struct ChangeInFlight {
 final class ReferenceEngine {
     /// Media time of the current frame.
     var now: Double = 0
+    /// The media time of the last `render()` (NaN before the first).
+    var renderedAt: Double = .nan
     var transactions: [TransactionLevel] = []
     var diagnosticCaptures: [[StrataDiagnostic]] = []
     var lookupStrategy: ActionLookupStrategy = .chain

@@ -11,6 +11,7 @@ extension ReferenceEngine {
     /// Evaluates every animation of the engine at `now` and writes the presentation values
     /// of the layers they animate.
     func render() {
+        renderedAt = now
         startedThisFrame = []
         completedThisFrame = []
         let refresh = valuesToRefresh
@@ -33,6 +34,19 @@ extension ReferenceEngine {
         }
         startedThisFrame.sort { $0.sequence < $1.sequence }
         completedThisFrame.sort { $0.sequence < $1.sequence }
+    }
+
+    /// Evaluates every animation at media time `t` as `render()` would, without its side
+    /// effects (nothing starts or completes, no pending refresh is taken): the presentation
+    /// values at `t`, for a replicator's delayed instances. `renderShadow(atTime:
+    /// renderedAt)` puts back those of the last `render()`.
+    func renderShadow(atTime t: Double) {
+        for layer in layersWithAnimations {
+            let localNow = activeLocalTime(of: layer, at: t)
+            let runtimes = layer.animationRuntimes
+            for runtime in runtimes { _ = runtime.evaluate(at: localNow, shadow: true) }
+            layer.applyAnimations(runtimes)
+        }
     }
 
     /// Retires the animations that completed at the last render (in the order they were
@@ -103,6 +117,10 @@ extension CALayer {
         // animation applied in the order they were added (non-additive ones replace their
         // components, additive ones add; additive whole transforms concatenate). While only pending animations drive it, the property keeps
         // what it shows.
+        // Properties whose value this frame composed (derived fields and rotation start from
+        // it; from the model otherwise, not from what is shown, so evaluating twice at one
+        // time gives one value).
+        var composed: Set<String> = []
         for property in propertyOrder {
             var value = components(property)
             var anyActive = false, anyPending = false
@@ -127,12 +145,15 @@ extension CALayer {
                     }
                 }
             }
-            if anyActive || !anyPending { presentedComponents[property] = value }
+            if anyActive || !anyPending {
+                presentedComponents[property] = value
+                composed.insert(property)
+            }
         }
 
         // Derived transform fields, applied in order to the transform of this frame.
         for property in fieldOrder {
-            let base = byProperty[property] != nil ? presentedComponentsOf(property) : components(property)
+            let base = composed.contains(property) ? presentedComponentsOf(property) : components(property)
             var transform = Boxing.transform(base)
             var anyEvaluated = false
             for r in fieldsByProperty[property]! {
@@ -152,7 +173,10 @@ extension CALayer {
                 guard r.phase == .active else { continue }
                 transform = field.setting(r.isAdditive ? field.value(in: transform) + v : v, in: transform)
             }
-            if anyEvaluated { presentedComponents[property] = Boxing.components(of: transform) }
+            if anyEvaluated {
+                presentedComponents[property] = Boxing.components(of: transform)
+                composed.insert(property)
+            }
         }
 
         // Custom keys: composed like the properties above, from the model value, in the
@@ -190,7 +214,7 @@ extension CALayer {
         // Rotation along paths turns the transform of this frame about z.
         if !rotating.isEmpty {
             let driven = byProperty["transform"] != nil || fieldsByProperty["transform"] != nil
-            var transform = Boxing.transform(driven ? presentedComponentsOf("transform") : components("transform"))
+            var transform = Boxing.transform(composed.contains("transform") ? presentedComponentsOf("transform") : components("transform"))
             var anyActive = false
             for r in rotating where r.phase == .active {
                 guard let angle = r.angle else { continue }
@@ -276,7 +300,7 @@ open class CARenderer: NSObject {
     /// `CARenderer.snapshot()`); here always a full walk.
     open func snapshot() -> RenderSnapshot {
         let s = snapshotter ?? { let s = ReferenceSnapshotter(); snapshotter = s; return s }()
-        return s.snapshot(root: layer, time: engine.now)
+        return s.snapshot(root: layer, time: engine.now, engine: engine)
     }
 
     /// `beginFrame(atTime:)`, `render()`, `endFrame()`.

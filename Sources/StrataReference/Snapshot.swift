@@ -21,33 +21,66 @@ final class ReferenceSnapshotter {
         var clip: Int
         /// The colour a replicator instance multiplies this item's colours by (white: none).
         var tint: SIMD4<Double>
+        /// The media time its values are presented at: the frame's, or earlier in a
+        /// replicator's delayed instance.
+        var time: Double
+        /// The space its sublayers are placed in, and whether it masks to bounds (read at
+        /// its own time).
+        var space: CATransform3D
+        var masks: Bool
     }
 
     /// A layer waiting on the walk's stack: its parent item, and for a replicator's
-    /// sublayer, the instance's transform (about the replicator's bounds centre) and tint.
+    /// sublayer, the instance's transform (about the replicator's bounds centre) and tint;
+    /// the media time it is presented at. `expand`: the entry stands for the layer's
+    /// sublayers, ordered by their zPositions at that time.
     private struct Pending {
         var layer: CALayer
         var parent: Int
         var instance: CATransform3D?
         var tint: SIMD4<Double>
+        var time: Double
+        var expand = false
     }
 
-    func snapshot(root: CALayer?, time: Double) -> RenderSnapshot {
+    /// The walk, at the frame's time (the last render's). A replicator's instance k shows
+    /// its sublayers at that time minus k times its `instanceDelay`: the engine evaluates
+    /// its animations there (`renderShadow`), and again at the frame's time at the end.
+    func snapshot(root: CALayer?, time: Double, engine: ReferenceEngine) -> RenderSnapshot {
+        let frameTime = engine.renderedAt
+        var shown = frameTime
+        func show(_ t: Double) {
+            guard t != shown && !(t.isNaN && shown.isNaN) else { return }
+            engine.renderShadow(atTime: t)
+            shown = t
+        }
         var items: [Item] = []
         var ends: [Int] = []
         var nonFinite = 0
         // Depth-first, explicit stack (a deep chain would overflow the thread's stack).
-        var stack: [Pending] = root.map { [Pending(layer: $0, parent: -1, instance: nil, tint: SIMD4(repeating: 1))] } ?? []
+        var stack: [Pending] = root.map { [Pending(layer: $0, parent: -1, instance: nil, tint: SIMD4(repeating: 1), time: frameTime)] } ?? []
         var truncated = false
         while let next = stack.popLast() {
+            show(next.time)
             let layer = next.layer, parent = next.parent
+            if next.expand {
+                // Sublayers by zPosition, ties in order; pushed last first.
+                let sorted = layer.sublayerList.enumerated().sorted {
+                    let za = $0.element.presentedComponentsOf("zPosition")[0], zb = $1.element.presentedComponentsOf("zPosition")[0]
+                    return za != zb ? za < zb : $0.offset < $1.offset
+                }
+                for (_, s) in sorted.reversed() {
+                    stack.append(Pending(layer: s, parent: parent, instance: next.instance, tint: next.tint, time: next.time))
+                }
+                continue
+            }
             let opacity = layer.presentedComponentsOf("opacity")[0]
             if !layer.isCommitted || layer.presentedComponentsOf("hidden")[0] >= 0.5 || !(opacity > Double(RenderSnapshot.invisible)) { continue }
             if items.count >= RenderSnapshot.maxReplicatedItems { truncated = true; break }
-            var parentWorld = parent >= 0 ? childSpace(items[parent].layer, world: items[parent].world) : CATransform3DIdentity
+            var parentWorld = parent >= 0 ? items[parent].space : CATransform3DIdentity
             if let instance = next.instance { parentWorld = CATransform3DConcat(instance, parentWorld) }
             let world = CATransform3DConcat(localTransform(layer), parentWorld)
-            let clip = parent < 0 ? -1 : (items[parent].layer.presentedComponentsOf("masksToBounds")[0] >= 0.5 ? parent : items[parent].clip)
+            let clip = parent < 0 ? -1 : (items[parent].masks ? parent : items[parent].clip)
             let single = RenderTransform(world)
             let b = layer.presentedComponentsOf("bounds")
             let sum = single.row1 + single.row2 + single.row3 + single.row4
@@ -59,23 +92,24 @@ final class ReferenceSnapshotter {
             if layer.presentedComponentsOf("doubleSided")[0] < 0.5 && faceAway(world) { continue }
             let clamped = min(max(opacity, 0), 1)
             items.append(Item(layer: layer, parent: parent, world: world,
-                              opacity: (parent >= 0 ? items[parent].opacity : 1) * clamped, clip: clip, tint: next.tint))
+                              opacity: (parent >= 0 ? items[parent].opacity : 1) * clamped, clip: clip, tint: next.tint,
+                              time: next.time, space: childSpace(layer, world: world),
+                              masks: layer.presentedComponentsOf("masksToBounds")[0] >= 0.5))
             ends.append(items.count)
-            // Sublayers by zPosition, ties in order; pushed last first.
             let index = items.count - 1
-            let sorted = layer.sublayerList.enumerated().sorted {
-                let za = $0.element.presentedComponentsOf("zPosition")[0], zb = $1.element.presentedComponentsOf("zPosition")[0]
-                return za != zb ? za < zb : $0.offset < $1.offset
-            }
+            if layer.sublayerList.isEmpty { continue }
             guard let replicator = layer as? CAReplicatorLayer else {
-                for (_, s) in sorted.reversed() { stack.append(Pending(layer: s, parent: index, instance: nil, tint: next.tint)) }
+                stack.append(Pending(layer: layer, parent: index, instance: nil, tint: next.tint, time: next.time, expand: true))
                 continue
             }
-            // A replicator's sublayers once per instance, instance 0 first.
-            var instances: [(CATransform3D, SIMD4<Double>)] = []
-            replicator.presentedInstances.forEachInstance { _, m, c in instances.append((m, c)) }
-            for (m, c) in instances.reversed() {
-                for (_, s) in sorted.reversed() { stack.append(Pending(layer: s, parent: index, instance: m, tint: next.tint * c)) }
+            // A replicator's sublayers once per instance, instance 0 first; instance k at
+            // k delays earlier (when the engine has rendered).
+            let presented = replicator.presentedInstances
+            let delay = presented.delay.isFinite && next.time.isFinite ? presented.delay : 0
+            var instances: [(CATransform3D, SIMD4<Double>, Double)] = []
+            presented.forEachInstance { k, m, c in instances.append((m, c, next.time - Double(k) * delay)) }
+            for (m, c, t) in instances.reversed() {
+                stack.append(Pending(layer: layer, parent: index, instance: m, tint: next.tint * c, time: t, expand: true))
             }
         }
         if truncated {
@@ -86,7 +120,8 @@ final class ReferenceSnapshotter {
             let p = items[i].parent
             ends[p] = max(ends[p], ends[i])
         }
-        fill(items, ends, nonFinite: nonFinite, time: time)
+        fill(items, ends, nonFinite: nonFinite, time: time, show: show)
+        show(frameTime)
         if nonFinite > 0 {
             StrataDiagnostics.emit(.nonFiniteValue,
                 "render snapshot: \(nonFinite) layer(s) have non-finite world geometry (NaN, or beyond single precision); left out of the frame with their sublayers")
@@ -131,7 +166,7 @@ final class ReferenceSnapshotter {
         return ux * vy - uy * vx < -1e-4 * ((ux * ux + uy * uy) * (vx * vx + vy * vy)).squareRoot()
     }
 
-    private func fill(_ items: [Item], _ ends: [Int], nonFinite: Int, time: Double) {
+    private func fill(_ items: [Item], _ ends: [Int], nonFinite: Int, time: Double, show: (Double) -> Void) {
         let out = output
         let n = items.count
         out.reserveItems(n, keeping: 0)
@@ -140,6 +175,7 @@ final class ReferenceSnapshotter {
         layers = items.map(\.layer)
         var s = 0
         for (i, item) in items.enumerated() {
+            show(item.time)
             let l = item.layer
             func color(_ key: String) -> SIMD4<Float> {
                 let c = l.presentedComponentsOf(key)

@@ -28,6 +28,9 @@ public struct ScriptGenerator {
     var tags = 0
     /// Ids of the script's host views (their layers are layers of the script).
     var viewIDs: [Int] = []
+    /// Ids of the script's replicators with a delay (later layers often go under them).
+    var delayedReplicators: [Int] = []
+    var forcedParent: Int?
     let maxLayers: Int
 
     /// A generator for `seed`; scripts use up to `maxLayers` layers.
@@ -89,6 +92,12 @@ public struct ScriptGenerator {
                 // Instances its later sublayers repeat in (the render snapshot's copies).
                 ops.append(.set(layer: id, keyPath: "instanceCount", value: value(for: "instanceCount")))
                 if chance(0.6) { ops.append(.set(layer: id, keyPath: "instanceTransform", value: value(for: "instanceTransform"))) }
+                // Instance k shows its sublayers k delays earlier (evaluated again there).
+                if chance(0.5) {
+                    ops.append(.set(layer: id, keyPath: "instanceDelay", value: value(for: "instanceDelay")))
+                    ops.append(.set(layer: id, keyPath: "instanceCount", value: .scalar(Double(Int.random(in: 2...4, using: &rng)))))
+                    delayedReplicators.append(id)
+                }
             }
         } else if chance(0.08) {
             ops.append(.makeView(id: id))
@@ -96,8 +105,16 @@ public struct ScriptGenerator {
         } else {
             ops.append(.makeLayer(id: id, shape: chance(0.2)))
         }
-        let parent = id == 0 || chance(0.3) ? -1 : Int.random(in: 0..<id, using: &rng)
+        var parent = id == 0 || chance(0.3) ? -1 : Int.random(in: 0..<id, using: &rng)
+        if let r = delayedReplicators.first, r != id, chance(0.4) { parent = pick(delayedReplicators.filter { $0 != id }) }
+        if let p = forcedParent { parent = p; forcedParent = nil }
         ops.append(.addSublayer(parent: parent, child: id))
+        // A delayed replicator made now gets a sublayer of its own (most layers are made
+        // before any animation, so later ones seldom land under it).
+        if delayedReplicators.last == id && layerCount < maxLayers && chance(0.8) {
+            forcedParent = id
+            makeLayer()
+        }
     }
 
     mutating func value(for key: String) -> ScriptValue {
@@ -142,6 +159,9 @@ public struct ScriptGenerator {
         case "instanceRedOffset": return .scalar(number(-0.5...0.2))
         // Replicators repeat their sublayers in the render snapshot: none, one, a few.
         case "instanceCount": return .scalar(Double(Int.random(in: 0...4, using: &rng)))
+        // Mostly forward, sometimes ahead (negative), often long enough to reach before an
+        // animation's start or past its end.
+        case "instanceDelay": return .scalar(pick([0.05, 0.1, 0.25, 0.5, -0.2, number(-0.5...1)]))
         default: return .scalar(number(0...40))
         }
     }
@@ -193,10 +213,10 @@ public struct ScriptGenerator {
                                "contents", "progress", "sublayerTransform", "masksToBounds", "isDoubleSided",
                                "borderWidth", "shadowOpacity", "anchorPointZ", "shadowPath", "path", "levels",
                                "colors", "locations", "startPoint", "fontSize", "foregroundColor", "instanceTransform",
-                               "instanceAlphaOffset", "instanceCount", "instanceRedOffset"]
+                               "instanceAlphaOffset", "instanceCount", "instanceRedOffset", "instanceDelay"]
     static let animatableKeys = ["opacity", "position", "bounds", "backgroundColor", "cornerRadius", "transform",
                                  "position.x", "bounds.size.width", "zPosition", "progress", "shadowPath", "path",
-                                 "levels", "colors", "fontSize", "instanceTransform"]
+                                 "levels", "colors", "fontSize", "instanceTransform", "instanceDelay"]
     /// Keys whose values are not numbers to add: no `byValue`.
     static let noByKeys: Set<String> = ["backgroundColor", "transform", "shadowPath", "path", "colors", "instanceTransform"]
 

@@ -436,5 +436,151 @@ final class LayerClassesTests: XCTestCase {
         XCTAssertEqual(ys.count, 3)
         for y in ys { XCTAssertEqual(y, 50, accuracy: 1, "halfway from 0 to 100") }
     }
-}
 
+    // MARK: instanceDelay
+
+    /// A replicator of `count` instances 20 apart with `delay`, whose child moves from
+    /// y 0 to 100 (its frame's top) over 1 s from t = 0, linearly; the renderer at `t`.
+    private func delayedScene(count: Int, delay: Double, at t: Double) -> (CARenderer, CAReplicatorLayer, CALayer) {
+        let (root, rep, child) = replicatorScene(count: count, step: CATransform3DMakeTranslation(20, 0, 0))
+        withActionsDisabled { rep.instanceDelay = delay }
+        let r = CARenderer(layer: root)
+        r.renderFrame(atTime: 0)
+        inTransaction(duration: 1) {
+            CATransaction.setAnimationTimingFunction(CAMediaTimingFunction(name: .linear))
+            child.position = CGPoint(x: 50, y: 105)
+        }
+        r.renderFrame(atTime: t)
+        return (r, rep, child)
+    }
+
+    /// The top-left corners of `layer`'s items in the render target.
+    private func corners(of layer: CALayer, _ s: RenderSnapshot) -> [CGPoint] {
+        items(of: layer, in: s).map { world(.zero, s, $0) }
+    }
+
+    func test_instanceDelay_instanceKShowsItsSublayersKDelaysEarlier() {
+        let (r, _, child) = delayedScene(count: 3, delay: 0.1, at: 0.5)
+        let c = corners(of: child, r.snapshot())
+        XCTAssertEqual(c.count, 3)
+        for (k, expected) in [(45.0, 50.0), (65, 40), (85, 30)].enumerated() where k < c.count {
+            XCTAssertEqual(Double(c[k].x), expected.0, accuracy: 1e-3, "instance \(k) x")
+            XCTAssertEqual(Double(c[k].y), expected.1, accuracy: 1e-3, "instance \(k) at t = 0.5 - \(k) * 0.1")
+        }
+    }
+
+    func test_instanceDelay_beforeTheAnimationBeginsAnInstanceShowsTheModelValue() {
+        // At t = 0.05 instance 1 is at -0.05: the animation has not begun there.
+        let (r, _, child) = delayedScene(count: 2, delay: 0.1, at: 0.05)
+        let c = corners(of: child, r.snapshot())
+        XCTAssertEqual(c.count, 2)
+        if c.count == 2 {
+            XCTAssertEqual(Double(c[0].y), 5, accuracy: 1e-3)
+            XCTAssertEqual(Double(c[1].y), 100, accuracy: 1e-3, "the model value")
+        }
+    }
+
+    func test_instanceDelay_isAnimatable_andTheSnapshotLeavesThePresentationAsRendered() {
+        let (r, rep, child) = delayedScene(count: 3, delay: 0.2, at: 0.5)
+        let before = child.presentation()!.position
+        _ = r.snapshot()
+        XCTAssertEqual(child.presentation()!.position, before, "presentation values are the frame's again")
+        XCTAssertEqual(Double(rep.presentation()!.instanceDelay), 0.2, accuracy: 1e-12)
+        // The next frame and its snapshot are as if no delayed instance had been evaluated.
+        r.renderFrame(atTime: 0.75)
+        XCTAssertEqual(Double(child.presentation()!.position.y), 80, accuracy: 1e-9)
+        let c = corners(of: child, r.snapshot())
+        XCTAssertEqual(c.map { Double($0.y) }.count, 3)
+        for (k, y) in c.map({ Double($0.y) }).enumerated() { XCTAssertEqual(y, 75 - 20 * Double(k), accuracy: 1e-3) }
+    }
+
+    func test_instanceDelay_aDelayedInstancePastTheEndCompletesNothing() {
+        // A negative delay puts instance 1 ahead: past the animation's end at t = 0.8.
+        final class Recorder: NSObject, CAAnimationDelegate {
+            var stops: [Bool] = []
+            func animationDidStop(_ anim: CAAnimation, finished flag: Bool) { stops.append(flag) }
+        }
+        let (root, rep, child) = replicatorScene(count: 2, step: CATransform3DMakeTranslation(20, 0, 0))
+        withActionsDisabled { rep.instanceDelay = -0.3 }
+        let r = CARenderer(layer: root)
+        r.renderFrame(atTime: 0)
+        let recorder = Recorder()
+        var completions = 0
+        inTransaction {
+            CATransaction.setCompletionBlock { completions += 1 }
+            let a = CABasicAnimation(keyPath: "position.y")
+            a.fromValue = 5.0
+            a.toValue = 105.0
+            a.duration = 1
+            a.timingFunction = CAMediaTimingFunction(name: .linear)
+            a.delegate = recorder
+            child.add(a, forKey: "drop")
+        }
+        r.renderFrame(atTime: 0.8)
+        let c = corners(of: child, r.snapshot())
+        XCTAssertEqual(c.map { Double($0.y) }, [80, 0].map { CGFloat($0) }.map { Double($0) }, "instance 1 is past the end: the model value")
+        r.renderFrame(atTime: 0.9)
+        XCTAssertEqual(recorder.stops, [])
+        XCTAssertEqual(completions, 0)
+        XCTAssertNotNil(child.animation(forKey: "drop"), "still running at 0.9")
+        r.renderFrame(atTime: 1.1)
+        XCTAssertEqual(recorder.stops, [true])
+        XCTAssertEqual(completions, 1)
+    }
+
+    func test_instanceDelay_visibilityIsDecidedAtEachInstancesTime() {
+        // The child fades in over 1 s from t = 0 (model opacity 1): transparent at 0, so culled.
+        let (root, rep, child) = replicatorScene(count: 3, step: CATransform3DMakeTranslation(20, 0, 0))
+        withActionsDisabled { rep.instanceDelay = 0.5 }
+        let r = CARenderer(layer: root)
+        r.renderFrame(atTime: 0)
+        inTransaction {
+            let a = CABasicAnimation(keyPath: "opacity")
+            a.fromValue = 0.0
+            a.toValue = 1.0
+            a.duration = 1
+            a.timingFunction = CAMediaTimingFunction(name: .linear)
+            child.add(a, forKey: "fade")
+        }
+        r.renderFrame(atTime: 0)
+        var s = r.snapshot()
+        XCTAssertEqual(items(of: child, in: s).map { s.opacities[$0] }, [1, 1],
+                       "instance 0 is transparent; instances 1 and 2 are before the fade: the model's opacity")
+        XCTAssertEqual(corners(of: child, s).map { Double($0.x) }, [65, 85])
+        r.renderFrame(atTime: 0.5)
+        s = r.snapshot()
+        XCTAssertEqual(items(of: child, in: s).map { s.opacities[$0] }, [0.5, 1], "instance 1 at 0 is transparent")
+        XCTAssertEqual(corners(of: child, s).map { Double($0.x) }, [45, 85])
+    }
+
+    func test_instanceDelay_nestedReplicatorsAddTheirDelays() {
+        let root = CALayer(), outer = CAReplicatorLayer(), inner = CAReplicatorLayer(), dot = CALayer()
+        withActionsDisabled {
+            root.frame = CGRect(x: 0, y: 0, width: 400, height: 400)
+            outer.frame = CGRect(x: 0, y: 0, width: 100, height: 100)
+            outer.instanceCount = 2
+            outer.instanceDelay = 0.1
+            outer.instanceTransform = CATransform3DMakeTranslation(100, 0, 0)
+            inner.frame = CGRect(x: 0, y: 0, width: 100, height: 100)
+            inner.instanceCount = 2
+            inner.instanceDelay = 0.01
+            inner.instanceTransform = CATransform3DMakeTranslation(20, 0, 0)
+            dot.frame = CGRect(x: 0, y: 0, width: 10, height: 10)
+            inner.addSublayer(dot)
+            outer.addSublayer(inner)
+            root.addSublayer(outer)
+        }
+        let r = CARenderer(layer: root)
+        r.renderFrame(atTime: 0)
+        inTransaction(duration: 1) {
+            CATransaction.setAnimationTimingFunction(CAMediaTimingFunction(name: .linear))
+            dot.position = CGPoint(x: 5, y: 105)
+        }
+        r.renderFrame(atTime: 0.5)
+        let c = corners(of: dot, r.snapshot())
+        XCTAssertEqual(c.map { Double($0.x) }, [0, 20, 100, 120])
+        let ys = c.map { Double($0.y) }
+        XCTAssertEqual(ys.count, 4)
+        for (y, expected) in zip(ys, [50.0, 49, 40, 39]) { XCTAssertEqual(y, expected, accuracy: 1e-3) }
+    }
+}

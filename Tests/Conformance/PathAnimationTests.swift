@@ -262,6 +262,29 @@ final class PathAnimationTests: XCTestCase {
                         accuracy: 1e-5)
     }
 
+    /// While a transform animation is pending (its transaction open), the turn applies to the
+    /// model transform: evaluating the frame again gives the same transform, not one more turn.
+    func test_rotateAutoWithAPendingTransformAnimationTurnsOnceHoweverOftenEvaluated() throws {
+        let scene = Scene(CALayer())
+        let animation = pathAnimation(elbow())
+        animation.rotationMode = .rotateAuto
+        add(animation, to: scene.layer)
+        scene.frame(at: 0.75)
+        CATransaction.begin()
+        scene.layer.transform = CATransform3DMakeScale(2, 2, 1)   // an implicit animation, pending
+        scene.renderer.beginFrame(atTime: 0.75)
+        scene.renderer.render()
+        let once = try scene.presented().transform
+        scene.renderer.render()
+        scene.renderer.render()
+        let thrice = try scene.presented().transform
+        scene.renderer.endFrame()
+        CATransaction.commit()
+        assertTransform(thrice, once, "the same frame evaluated three times")
+        assertTransform(once, CATransform3DConcat(zRotation(.pi / 2), CATransform3DMakeScale(2, 2, 1)),
+                        "heading +y: a quarter turn of the model transform")
+    }
+
     func test_rotateAutoReverseAddsHalfATurn() throws {
         var path = ReferencePath()
         path.move(to: 0, 0)

@@ -47,7 +47,7 @@ final class ToolboxGenerationTests: XCTestCase {
     }
 
     func test_generatorReachesSpringsClassesAndViews_andTheEnginesAgree() {
-        var springs = 0, gradients = 0, colorSets = 0, views = 0, blocks = 0, viewEvents = 0, repeated = 0
+        var springs = 0, gradients = 0, colorSets = 0, views = 0, blocks = 0, viewEvents = 0, repeated = 0, delayedTraces = 0, withDelay = 0
         for seed in 1...400 {
             let s = ScriptGenerator.script(seed: UInt64(seed))
             let spring = uses(s.ops) {
@@ -72,7 +72,18 @@ final class ToolboxGenerationTests: XCTestCase {
                 return Set(items.map(\.layer)).count < items.count
             }
             repeated += repeats ? 1 : 0
+            // Delayed instances: the same script with every instanceDelay 0 traces otherwise.
+            if uses(s.ops, { if case .set(_, "instanceDelay", _) = $0 { return true }; return false }) {
+                var undelayed = s
+                undelayed.ops = s.ops.map {
+                    if case let .set(l, "instanceDelay", _) = $0 { return .set(layer: l, keyPath: "instanceDelay", value: .scalar(0)) }
+                    return $0
+                }
+                withDelay += 1
+                if TraceComparison.firstDifference(fast, Differential.traces(undelayed).fast) != nil { delayedTraces += 1 }
+            }
         }
+        XCTAssertGreaterThan(delayedTraces, 8, "instance delays change what some snapshots show (\(withDelay) scripts set them)")
         XCTAssertGreaterThan(springs, 10, "scripts add CASpringAnimations")
         XCTAssertGreaterThan(gradients, 10, "scripts make gradient layers")
         XCTAssertGreaterThan(colorSets, 10, "scripts set gradient colours")

@@ -12,6 +12,7 @@ extension EngineContext {
     /// lane tracks (SIMD kernels) and keyframe tracks, then composed layer properties,
     /// derived transform fields and custom keys, path rotation, object values.
     func render() {
+        renderedAt = now
         freezeLiveCopies()
         if !refreshAtRender.isEmpty {
             for (row, p) in refreshAtRender where layers.flags[Int(row)] & LayerFlags.alive != 0 {
@@ -26,6 +27,32 @@ extension EngineContext {
             }
             refreshAtRender.removeAll(keepingCapacity: true)
         }
+        evaluateAnimations()
+    }
+
+    /// Evaluates every animation at media time `t` as `render()` would, without its side
+    /// effects: no entry is marked started or completed (delegates and completion blocks
+    /// see nothing), no live copy is frozen, no pending refresh is taken. The presentation
+    /// columns then hold the values at `t`; `renderAgain()` puts back those of the last
+    /// `render()`. A replicator's delayed instances are evaluated this way.
+    func renderShadow(atTime t: Double) {
+        let saved = now
+        now = t
+        timings.shadow = true
+        evaluateAnimations()
+        timings.shadow = false
+        now = saved
+    }
+
+    /// The presentation values of the last `render()` again, after `renderShadow(atTime:)`
+    /// (an evaluation is a function of the committed animations and the time).
+    func renderAgain() {
+        if renderedAt.isNaN { return }
+        renderShadow(atTime: renderedAt)
+    }
+
+    /// The evaluation `render()` and `renderShadow` share, at `now`.
+    private func evaluateAnimations() {
         // A track large enough to split: wake the worker now, so its wake-up overlaps the
         // timing pass rather than the kernel.
         if renderThreads > 1 && animations.largestTrackLanes >= EngineContext.splitThresholdLanes {
@@ -214,8 +241,9 @@ extension EngineContext {
             let prop = PropertyID(r.property)
             let pres = layers.presentationColumn(prop), model = layers.modelColumn(prop)
             let base = Int(r.layer) * 16
-            // Start from this frame's transform animations if any, else from the model.
-            let animated = hasLaneAnimation(row: r.layer, property: prop)
+            // Start from this frame's transform animations if they composed a value, else
+            // from the model (not from what is shown: evaluating twice at one time gives one value).
+            let animated = composedThisFrame(row: r.layer, property: prop)
             let t = LaneValue.transform(animated ? pres + base : model + base)
             if active {
                 var v = 0.0
@@ -308,12 +336,46 @@ extension EngineContext {
         }
     }
 
-    private func hasLaneAnimation(row: Int32, property p: PropertyID) -> Bool {
+    /// Whether `p` of `row` has lane or keyframe animations that wrote its presentation
+    /// value this frame: one active, or none pending (as `composeProperty` writes).
+    private func composedThisFrame(row: Int32, property p: PropertyID) -> Bool {
+        var id = animations.firstOfLayer[Int(row)]
+        var any = false, anyPending = false
+        while id >= 0 {
+            let r = animations.records[Int(id)]
+            id = r.nextInLayer
+            guard r.property == p.raw && (r.kind == .lanes || r.kind == .keyframes) else { continue }
+            let ph = timings.phase[Int(r.timing)]
+            if ph == TimingPhase.active.rawValue { return true }
+            any = true
+            if ph == TimingPhase.pending.rawValue { anyPending = true }
+        }
+        return any && !anyPending
+    }
+
+    /// Whether animations of `row`'s transform other than rotation along a path exist
+    /// (lanes, keyframes, derived fields), in any phase.
+    private func transformDriven(row: Int32) -> Bool {
         var id = animations.firstOfLayer[Int(row)]
         while id >= 0 {
             let r = animations.records[Int(id)]
-            if r.property == p.raw && (r.kind == .lanes || r.kind == .keyframes) { return true }
             id = r.nextInLayer
+            guard r.property == PropertyID.transform.raw else { continue }
+            if r.kind == .lanes || r.kind == .keyframes || animations.derivedValues[id]?.field != nil { return true }
+        }
+        return false
+    }
+
+    /// Whether a derived transform field of `row` was evaluated this frame (not pending):
+    /// `renderDerived` wrote its transform.
+    private func hasEvaluatedField(row: Int32) -> Bool {
+        var id = animations.firstOfLayer[Int(row)]
+        while id >= 0 {
+            let r = animations.records[Int(id)]
+            id = r.nextInLayer
+            guard r.property == PropertyID.transform.raw, r.kind != .lanes, r.kind != .keyframes,
+                  animations.derivedValues[id]?.field != nil else { continue }
+            if timings.phase[Int(r.timing)] != TimingPhase.pending.rawValue { return true }
         }
         return false
     }
@@ -340,15 +402,21 @@ extension EngineContext {
         while k < rotationTurns.count {
             let row = rotationTurns[k].row
             let base = Int(row) * 16
-            let animated = hasLaneAnimation(row: row, property: .transform)
+            let animated = composedThisFrame(row: row, property: .transform) || hasEvaluatedField(row: row)
             var current = LaneValue.transform(animated ? pres + base : model + base)
+            var anyActive = false
             while k < rotationTurns.count && rotationTurns[k].row == row {
                 // Not active (finished and held without fill): adds nothing.
                 let angle = rotationTurns[k].angle
-                if !angle.isNaN { current = CATransform3DRotate(current, CGFloat(angle), 0, 0, 1) }
+                if !angle.isNaN {
+                    current = CATransform3DRotate(current, CGFloat(angle), 0, 0, 1)
+                    anyActive = true
+                }
                 k += 1
             }
-            LaneValue.store(current, into: pres + base)
+            // None active: the transform's own animations' value, or the model's when there
+            // are none; while only pending ones drive it, what it shows stays.
+            if anyActive || !transformDriven(row: row) { LaneValue.store(current, into: pres + base) }
         }
     }
 

@@ -17,6 +17,8 @@ final class EngineContext {
     @exclusivity(unchecked) var transactions = TransactionStack()
     /// Media time of the current frame.
     @exclusivity(unchecked) var now: Double = 0
+    /// The media time of the last `render()` (NaN before the first).
+    @exclusivity(unchecked) var renderedAt: Double = .nan
     @exclusivity(unchecked) var lookupStrategy: ActionLookupStrategy = .interned
     let actionCache = ActionCache()
     /// `PropertyTable.hot`, read once: the change path's every access to the global checked

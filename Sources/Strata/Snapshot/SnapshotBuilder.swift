@@ -98,6 +98,12 @@ final class SnapshotBuilder {
     private static let tokens = Atomic<UInt64>(0)
     /// What repeating replicator instances works with (made on first use).
     @exclusivity(unchecked) private var replicas: ReplicaScratch?
+    /// A delayed instance's source builder (`delayedSource`): its root is kept whatever it
+    /// presents, and the items its geometry culls stay (their copies are placed again).
+    @exclusivity(unchecked) private var isDelayedSource = false
+    /// Builders of delayed instances' items, one per nesting depth of delayed replicators.
+    @exclusivity(unchecked) private var delayedSources: [SnapshotBuilder] = []
+    @exclusivity(unchecked) private var delayDepth = 0
 
     deinit {
         chunkDone?.deinitialize(count: chunkDoneCapacity)
@@ -180,7 +186,7 @@ final class SnapshotBuilder {
         output.fullPassBytes = inputs.fullPassBytes(items: n, shapes: output.shapeCount, hinted: hintedItems.base)
         gatherShapes(0..<output.shapeCount, inputs)
         output.nonFiniteLayers = 0
-        if culled > 0 { removeCulledItems() }
+        if culled > 0 && !isDelayedSource { removeCulledItems() }
     }
 
     // MARK: chunks (the pipelined full pass)
@@ -292,7 +298,8 @@ final class SnapshotBuilder {
             let hidden = h & SnapshotHint.clipping != 0 && (hiddenCol.map { $0[r] >= 0.5 } ?? false)
             var item = -1
             // `!(opacity > invisible)` also culls NaN.
-            if f & LayerFlags.committed == 0 || hidden || !(opacity > SnapshotBuilder.invisible) {
+            if (f & LayerFlags.committed == 0 || hidden || !(opacity > SnapshotBuilder.invisible))
+                && !(isDelayedSource && r == root) {
                 map[r] = SnapshotBuilder.culled
                 culledRows.append(Int32(r))
             } else {
@@ -824,7 +831,7 @@ final class SnapshotBuilder {
         output.shapeCount = 0
         var culled = 0, truncated = false
         emitReplicas(0..<n, parentOut: -1, ParentContext(space: SnapshotBuilder.identity, opacity: 1, clip: -1),
-                     tint: SIMD4(repeating: 1), src, inputs, &culled, &truncated)
+                     tint: SIMD4(repeating: 1), src, scratch.copyOf.base, inputs, at: engine.renderedAt, &culled, &truncated)
         output.recomputeSubtreeEnds()
         output.recomputedItems = output.count
         for s in output.shapeCount..<output._paths.count where output._paths[s] != nil { output._paths[s] = nil }
@@ -836,12 +843,14 @@ final class SnapshotBuilder {
 
     /// Writes the source items `range` (whole subtrees, in order) after the output's items:
     /// those whose source parent is the range's parent get `parentOut` and `rootContext`,
-    /// the others their copied parent's context.
+    /// the others their copied parent's context. `copyOf` maps `src`'s items to their
+    /// copies; the layer store holds the presentation values at media time `time` (NaN:
+    /// never rendered, instance delays not applied).
     private func emitReplicas(_ range: Range<Int>, parentOut: Int32, _ rootContext: ParentContext, tint: SIMD4<Float>,
-                              _ src: RenderSnapshot, _ inputs: SnapshotInputs, _ culled: inout Int, _ truncated: inout Bool) {
+                              _ src: RenderSnapshot, _ copyOf: UnsafeMutablePointer<Int32>, _ inputs: SnapshotInputs,
+                              at time: Double, _ culled: inout Int, _ truncated: inout Bool) {
         guard !range.isEmpty else { return }
         let out = output
-        let copyOf = replicas!.copyOf.base
         let rangeParent = src._parents[range.lowerBound]
         var ctx = rootContext, cachedParent: Int32 = -2
         var i = range.lowerBound
@@ -878,20 +887,72 @@ final class SnapshotBuilder {
             copyOf[i] = Int32(j)
             out.count = j + 1
             let end = Int(src._subtreeEnds[i])
-            if inputs.flags[r] & LayerFlags.isReplicator != 0, end > i + 1,
+            if inputs.flags[r] & LayerFlags.isReplicator != 0, end > i + 1 || engine.layers.firstChild[r] >= 0,
                let layer = engine.layers.handle[r]?.takeUnretainedValue() as? CAReplicatorLayer {
                 let instances = layer.presentedInstances
                 let base = context(ofItem: j, row: r, world: g.world, opacity: g.opacity, clip: ctx.clip, inputs)
-                instances.forEachInstance { _, step, colour in
+                // Instance k shows its sublayers at time - k * instanceDelay: evaluated again
+                // there when an animation drives a layer below the replicator.
+                let delay = instances.delay
+                let delayed = delay != 0 && delay.isFinite && time.isFinite && instances.count > 1 && animatesBelow(r)
+                instances.forEachInstance { k, step, colour in
                     var c = base
                     c.space = RenderTransform(step).concatenating(base.space)
-                    emitReplicas(i + 1..<end, parentOut: Int32(j), c, tint: tint * SIMD4<Float>(colour), src, inputs, &culled, &truncated)
+                    let t = tint * SIMD4<Float>(colour)
+                    if delayed && k > 0 {
+                        emitDelayed(replicator: Int32(r), at: time - Double(k) * delay, parentOut: Int32(j), c, tint: t,
+                                    inputs, &culled, &truncated)
+                    } else if end > i + 1 {
+                        emitReplicas(i + 1..<end, parentOut: Int32(j), c, tint: t, src, copyOf, inputs, at: time, &culled, &truncated)
+                    }
                 }
+                // Back to this level's time for the items after the replicator's.
+                if delayed { engine.renderShadow(atTime: time) }
                 i = end
             } else {
                 i += 1
             }
         }
+    }
+
+    /// Whether an animation drives a layer below `row` (its sublayers, down the tree).
+    private func animatesBelow(_ row: Int) -> Bool {
+        let layers = engine.layers, first = engine.animations.firstOfLayer.base
+        let firstChild = layers.firstChild.base, nextSibling = layers.nextSibling.base, parent = layers.parent.base
+        var r = Int(firstChild[row])
+        while r >= 0 {
+            if first[r] >= 0 { return true }
+            if firstChild[r] >= 0 { r = Int(firstChild[r]); continue }
+            // Up until a layer with a next sibling, not past `row`.
+            while r != row && nextSibling[r] < 0 { r = Int(parent[r]) }
+            if r == row { return false }
+            r = Int(nextSibling[r])
+        }
+        return false
+    }
+
+    /// One delayed instance of the replicator at `row`: the animations are evaluated at
+    /// media time `time` (`EngineContext.renderShadow`, no delegate or completion sees it),
+    /// the replicator's sublayers are ordered and styled there by a builder of this depth,
+    /// and their copies are placed under the replicator's item `parentOut`.
+    private func emitDelayed(replicator row: Int32, at time: Double, parentOut: Int32, _ context: ParentContext,
+                             tint: SIMD4<Float>, _ inputs: SnapshotInputs, _ culled: inout Int, _ truncated: inout Bool) {
+        engine.renderShadow(atTime: time)
+        if delayDepth == delayedSources.count {
+            let b = SnapshotBuilder(engine: engine)
+            b.isDelayedSource = true
+            delayedSources.append(b)
+        }
+        let source = delayedSources[delayDepth]
+        delayDepth += 1
+        defer { delayDepth -= 1 }
+        source.fullPass(row)
+        let src = source.output
+        guard src.count > 1 else { return }
+        let scratch = source.replicas ?? { let s = ReplicaScratch(); source.replicas = s; return s }()
+        scratch.copyOf.reserve(src.count, keeping: 0)
+        emitReplicas(1..<Int(src._subtreeEnds[0]), parentOut: parentOut, context, tint: tint, src, scratch.copyOf.base,
+                     inputs, at: time, &culled, &truncated)
     }
 
     // MARK: update

@@ -99,6 +99,9 @@ final class TimingStore {
 
     /// Filled by `evaluate`: entries that started / completed at this frame.
     @exclusivity(unchecked) var justStarted: [Int32] = []
+    /// An evaluation at another time than the frame's (`EngineContext.renderShadow`):
+    /// entries are not marked started or completed, and the lists of the frame stay.
+    @exclusivity(unchecked) var shadow = false
     @exclusivity(unchecked) var justCompleted: [Int32] = []
 
     init() {
@@ -264,8 +267,10 @@ final class TimingStore {
     /// time for entries in a layer's time space. Group children are evaluated after their
     /// groups, on the group's (eased) local time.
     func evaluate(now: Double, localTime: (Int32, Double) -> Double) {
-        justStarted.removeAll(keepingCapacity: true)
-        justCompleted.removeAll(keepingCapacity: true)
+        if !shadow {
+            justStarted.removeAll(keepingCapacity: true)
+            justCompleted.removeAll(keepingCapacity: true)
+        }
         if !hasChildren && !hasSpaces {
             evaluateFlat(now: now)
             return
@@ -568,11 +573,13 @@ final class TimingStore {
     private func evaluateEntry(_ i: Int, parentTime: Double) {
         let p = params[i]
         let state = TimingStore.localFraction(now: parentTime, begin: begin[i], p)
-        if state.started && !started[i] {
+        // An evaluation at another time (`shadow`: a replicator's delayed instance): nothing
+        // starts or completes.
+        if state.started && !started[i] && !shadow {
             started[i] = true
             justStarted.append(Int32(i))
         }
-        if state.finished && !completed[i] && !(p.repeatCount.isInfinite) {
+        if state.finished && !completed[i] && !(p.repeatCount.isInfinite) && !shadow {
             completed[i] = true
             justCompleted.append(Int32(i))
         }

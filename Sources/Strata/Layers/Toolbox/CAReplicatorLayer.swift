@@ -112,6 +112,8 @@ struct ReplicatorInstances {
     /// `instanceColor` as RGBA (white when nil), and the per-instance offsets.
     var color: SIMD4<Double>
     var offsets: SIMD4<Double>
+    /// `instanceDelay`: instance k shows its sublayers as they are k times this earlier.
+    var delay: Double
 
     /// `l`'s instance values (a grey `instanceColor` counts for red, green and blue).
     init(_ l: CAReplicatorLayer) {
@@ -125,6 +127,7 @@ struct ReplicatorInstances {
             : SIMD4(Double(k[0]), Double(k[0]), Double(k[0]), Double(k[k.count - 1]))
         offsets = SIMD4(Double(l.instanceRedOffset), Double(l.instanceGreenOffset),
                         Double(l.instanceBlueOffset), Double(l.instanceAlphaOffset))
+        delay = l.instanceDelay
     }
 
     /// Instance k's colour: the colour plus k offsets, each component clamped to 0...1.
