@@ -36,17 +36,37 @@ extension ReferenceEngine {
         completedThisFrame.sort { $0.sequence < $1.sequence }
     }
 
-    /// Evaluates every animation at media time `t` as `render()` would, without its side
-    /// effects (nothing starts or completes, no pending refresh is taken): the presentation
-    /// values at `t`, for a replicator's delayed instances. `renderShadow(atTime:
-    /// renderedAt)` puts back those of the last `render()`.
+    /// Evaluates the animations of layer properties at media time `t` as `render()` would,
+    /// without its side effects (nothing starts or completes, no pending refresh is taken;
+    /// custom keys and object values keep the frame's): the presentation values at `t`, for
+    /// a replicator's delayed instances (`evaluationCheckpoint` keeps the frame's first).
     func renderShadow(atTime t: Double) {
         for layer in layersWithAnimations {
             let localNow = activeLocalTime(of: layer, at: t)
             let runtimes = layer.animationRuntimes
             for runtime in runtimes { _ = runtime.evaluate(at: localNow, shadow: true) }
-            layer.applyAnimations(runtimes)
+            layer.applyAnimations(runtimes, shadow: true)
         }
+    }
+
+    /// The evaluated state of the frame (every animated layer's presented values and its
+    /// animations' phase, progress, iteration and path angle), to put back after
+    /// `renderShadow`.
+    func evaluationCheckpoint() -> () -> Void {
+        var restores: [() -> Void] = []
+        for layer in layersWithAnimations {
+            let presented = layer.presentedComponents
+            restores.append { layer.presentedComponents = presented }
+            for top in layer.animationRuntimes {
+                var all: [AnimationRuntime] = []
+                top.appendFlattened(to: &all)
+                for r in all {
+                    let (phase, progress, iteration, angle) = (r.phase, r.progress, r.iteration, r.angle)
+                    restores.append { r.phase = phase; r.progress = progress; r.iteration = iteration; r.angle = angle }
+                }
+            }
+        }
+        return { for r in restores { r() } }
     }
 
     /// Retires the animations that completed at the last render (in the order they were
@@ -78,7 +98,9 @@ extension CALayer {
     /// time: start from the model value, apply the animations of each property in the order
     /// they were added (non-additive ones replace, additive ones add), then
     /// derived transform fields, custom keys, rotation along paths, and object values.
-    func applyAnimations(_ runtimes: [AnimationRuntime]) {
+    /// `shadow`: an evaluation at another time than the frame's (a replicator's delayed
+    /// instance): custom keys and object values keep the frame's.
+    func applyAnimations(_ runtimes: [AnimationRuntime], shadow: Bool = false) {
         var all: [AnimationRuntime] = []
         for runtime in runtimes { runtime.appendFlattened(to: &all) }
         var propertyOrder: [String] = []
@@ -181,7 +203,7 @@ extension CALayer {
 
         // Custom keys: composed like the properties above, from the model value, in the
         // order the animations were added: non-additive ones replace, additive ones add.
-        for key in customOrder {
+        for key in customOrder where !shadow {
             var value: [Double]? = nil
             var boxAs: CustomValueType? = nil
             var anyActive = false, anyPending = false
@@ -232,7 +254,7 @@ extension CALayer {
         // at half time, keyframes of objects step from key time to key time. As for the
         // properties above: the last active one shows, with none active the model, and while
         // only pending animations (and inactive ones) drive it, what it shows stays.
-        for property in objectOrder {
+        for property in objectOrder where !shadow {
             var value: Any? = objectValues[property]
             var anyActive = false, anyPending = false
             for r in objectsByProperty[property]! {

@@ -49,9 +49,16 @@ final class ReferenceSnapshotter {
     func snapshot(root: CALayer?, time: Double, engine: ReferenceEngine) -> RenderSnapshot {
         let frameTime = engine.renderedAt
         var shown = frameTime
+        var restoreFrame: (() -> Void)?
+        // The frame's own state at its time (kept before the first evaluation at another).
         func show(_ t: Double) {
             guard t != shown && !(t.isNaN && shown.isNaN) else { return }
-            engine.renderShadow(atTime: t)
+            if t == frameTime {
+                restoreFrame?()
+            } else {
+                if restoreFrame == nil { restoreFrame = engine.evaluationCheckpoint() }
+                engine.renderShadow(atTime: t)
+            }
             shown = t
         }
         var items: [Item] = []

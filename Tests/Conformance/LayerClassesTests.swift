@@ -494,6 +494,38 @@ final class LayerClassesTests: XCTestCase {
         for (k, y) in c.map({ Double($0.y) }).enumerated() { XCTAssertEqual(y, 75 - 20 * Double(k), accuracy: 1e-3) }
     }
 
+    func test_instanceDelay_aSnapshotAfterAnAnimationWasRemovedChangesNoPresentationValue() {
+        // Two animations drive the child's position; the short one ends at the frame and
+        // endFrame removes it. Evaluating the instances must not recompose what is shown.
+        let (root, rep, child) = replicatorScene(count: 3, step: CATransform3DMakeTranslation(20, 0, 0))
+        withActionsDisabled { rep.instanceDelay = 0.25 }
+        let r = CARenderer(layer: root)
+        r.renderFrame(atTime: 0)
+        inTransaction {
+            let long = CABasicAnimation(keyPath: "position.y")
+            long.fromValue = 5.0
+            long.toValue = 105.0
+            long.duration = 2
+            long.timingFunction = CAMediaTimingFunction(name: .linear)
+            child.add(long, forKey: "long")
+            let short = CABasicAnimation(keyPath: "position.x")
+            short.byValue = 30.0
+            short.isAdditive = true
+            short.duration = 0.5
+            short.fillMode = .forwards
+            child.add(short, forKey: "short")
+        }
+        r.renderFrame(atTime: 0.5)
+        XCTAssertNil(child.animation(forKey: "short"), "removed at the end of the frame")
+        let shown = child.presentation()!.position
+        let s = r.snapshot()
+        XCTAssertEqual(child.presentation()!.position, shown)
+        XCTAssertEqual(corners(of: child, s).map { Double($0.y) }.count, 3)
+        for (k, y) in corners(of: child, s).map({ Double($0.y) }).enumerated() { XCTAssertEqual(y, 25 - 12.5 * Double(k), accuracy: 1e-3) }
+        _ = r.snapshot()
+        XCTAssertEqual(child.presentation()!.position, shown, "a second snapshot too")
+    }
+
     func test_instanceDelay_aDelayedInstancePastTheEndCompletesNothing() {
         // A negative delay puts instance 1 ahead: past the animation's end at t = 0.8.
         final class Recorder: NSObject, CAAnimationDelegate {

@@ -13,6 +13,7 @@ extension EngineContext {
     /// derived transform fields and custom keys, path rotation, object values.
     func render() {
         renderedAt = now
+        shadowCheckpoint?.holdsFrame = false
         freezeLiveCopies()
         if !refreshAtRender.isEmpty {
             for (row, p) in refreshAtRender where layers.flags[Int(row)] & LayerFlags.alive != 0 {
@@ -30,29 +31,42 @@ extension EngineContext {
         evaluateAnimations()
     }
 
-    /// Evaluates every animation at media time `t` as `render()` would, without its side
-    /// effects: no entry is marked started or completed (delegates and completion blocks
-    /// see nothing), no live copy is frozen, no pending refresh is taken. The presentation
-    /// columns then hold the values at `t`; `renderAgain()` puts back those of the last
-    /// `render()`. A replicator's delayed instances are evaluated this way.
+    /// Evaluates the animations of layer properties at media time `t` as `render()` would,
+    /// without its side effects: no entry is marked started or completed (delegates and
+    /// completion blocks see nothing), no live copy is frozen, no pending refresh is taken,
+    /// and custom keys and object values (paths, contents) keep the frame's values. The
+    /// first call after a frame keeps the frame's evaluated state (`ShadowCheckpoint`);
+    /// `restoreFrameEvaluation()` puts it back exactly, whatever changed since the frame
+    /// (an `endFrame()` that removed animations included). A replicator's delayed
+    /// instances are evaluated this way.
     func renderShadow(atTime t: Double) {
+        let checkpoint = shadowCheckpoint ?? { let c = ShadowCheckpoint(); shadowCheckpoint = c; return c }()
+        if !checkpoint.holdsFrame { checkpoint.save(layers, timings) }
         let saved = now
         now = t
         timings.shadow = true
-        evaluateAnimations()
+        evaluateAnimations(shadow: true)
         timings.shadow = false
         now = saved
     }
 
-    /// The presentation values of the last `render()` again, after `renderShadow(atTime:)`
-    /// (an evaluation is a function of the committed animations and the time).
-    func renderAgain() {
-        if renderedAt.isNaN { return }
-        renderShadow(atTime: renderedAt)
+    /// The frame's evaluated state again after `renderShadow(atTime:)` (nothing when none
+    /// ran since the last `endShadows()`).
+    func restoreFrameEvaluation() {
+        guard let c = shadowCheckpoint, c.holdsFrame else { return }
+        c.restore(layers, timings)
     }
 
-    /// The evaluation `render()` and `renderShadow` share, at `now`.
-    private func evaluateAnimations() {
+    /// The frame's state again, and the checkpoint released for the next frame's changes.
+    func endShadows() {
+        guard let c = shadowCheckpoint, c.holdsFrame else { return }
+        c.restore(layers, timings)
+        c.holdsFrame = false
+    }
+
+    /// The evaluation `render()` and `renderShadow` share, at `now` (`shadow`: custom keys
+    /// and object values left alone).
+    private func evaluateAnimations(shadow: Bool = false) {
         // A track large enough to split: wake the worker now, so its wake-up overlaps the
         // timing pass rather than the kernel.
         if renderThreads > 1 && animations.largestTrackLanes >= EngineContext.splitThresholdLanes {
@@ -94,10 +108,10 @@ extension EngineContext {
                        presentation: layers.presentationColumn(t.property), model: layers.modelColumn(t.property))
         }
         if !animations.composed.isEmpty { composeAll() }
-        if animations.customSlots > 0 { renderCustomTracks(prog, phase, iter) }
-        if !animations.derivedRecords.isEmpty { renderDerived() }
+        if animations.customSlots > 0 && !shadow { renderCustomTracks(prog, phase, iter) }
+        if !animations.derivedRecords.isEmpty { renderDerived(customKeys: !shadow) }
         if animations.rotatingSlots > 0 { renderRotations() }
-        if !animations.objectRecords.isEmpty { renderObjects() }
+        if !animations.objectRecords.isEmpty && !shadow { renderObjects() }
     }
 
     /// Whether `p` of `row` was changed since the last commit.
@@ -217,7 +231,7 @@ extension EngineContext {
 
     /// Derived transform fields replace (or add to) one field of the presentation transform;
     /// custom keys get their value boxed as the model's type.
-    private func renderDerived() {
+    private func renderDerived(customKeys: Bool = true) {
         // Custom keys composed this frame (a set kept between frames: no allocation).
         customComposed.removeAll(keepingCapacity: true)
         for k in 0..<animations.derivedRecords.count {
@@ -232,7 +246,7 @@ extension EngineContext {
             let active = ph == TimingPhase.active.rawValue
             let p = timings.progress[e] + k
             if r.kind == .custom {
-                if customComposed.insert(Int64(r.layer) << 32 | Int64(d.customKey)).inserted {
+                if customKeys && customComposed.insert(Int64(r.layer) << 32 | Int64(d.customKey)).inserted {
                     composeCustom(row: r.layer, key: d.customKey)
                 }
                 continue

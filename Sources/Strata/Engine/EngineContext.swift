@@ -19,6 +19,8 @@ final class EngineContext {
     @exclusivity(unchecked) var now: Double = 0
     /// The media time of the last `render()` (NaN before the first).
     @exclusivity(unchecked) var renderedAt: Double = .nan
+    /// The frame's evaluated state while a snapshot evaluates at other times (made on first use).
+    @exclusivity(unchecked) var shadowCheckpoint: ShadowCheckpoint?
     @exclusivity(unchecked) var lookupStrategy: ActionLookupStrategy = .interned
     let actionCache = ActionCache()
     /// `PropertyTable.hot`, read once: the change path's every access to the global checked

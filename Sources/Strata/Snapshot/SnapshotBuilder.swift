@@ -832,6 +832,7 @@ final class SnapshotBuilder {
         var culled = 0, truncated = false
         emitReplicas(0..<n, parentOut: -1, ParentContext(space: SnapshotBuilder.identity, opacity: 1, clip: -1),
                      tint: SIMD4(repeating: 1), src, scratch.copyOf.base, inputs, at: engine.renderedAt, &culled, &truncated)
+        engine.endShadows()
         output.recomputeSubtreeEnds()
         output.recomputedItems = output.count
         for s in output.shapeCount..<output._paths.count where output._paths[s] != nil { output._paths[s] = nil }
@@ -906,8 +907,11 @@ final class SnapshotBuilder {
                         emitReplicas(i + 1..<end, parentOut: Int32(j), c, tint: t, src, copyOf, inputs, at: time, &culled, &truncated)
                     }
                 }
-                // Back to this level's time for the items after the replicator's.
-                if delayed { engine.renderShadow(atTime: time) }
+                // Back to this level's time for the items after the replicator's: the
+                // frame's own evaluation, or this delayed level's again.
+                if delayed {
+                    if time == engine.renderedAt { engine.restoreFrameEvaluation() } else { engine.renderShadow(atTime: time) }
+                }
                 i = end
             } else {
                 i += 1
