@@ -23,6 +23,7 @@ let package = Package(
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift.git", from: "0.2.0"),
         .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-protobuf.git", from: "1.39.0"),
     ],
     targets: [
         // Core Graphics' value types, shared by both engines (re-exported by each).
@@ -97,7 +98,11 @@ let package = Package(
         // The sampling profiler: SIGPROF handler + libunwind walk in C (gcc_s linked before
         // unwind, so C++/Swift keep libgcc_s's `_Unwind_*`), the Swift API and outputs over it.
         .target(name: "CSampler", linkerSettings: [.linkedLibrary("gcc_s"), .linkedLibrary("unwind")]),
-        .target(name: "StrataProfiler", dependencies: ["CSampler"], swiftSettings: release),
+        // pprof's protobuf profile through swift-protobuf (Proto/profile.pb.swift is generated
+        // by scripts/generate-pprof-proto and committed).
+        .target(name: "StrataProfiler",
+                dependencies: ["CSampler", .product(name: "SwiftProtobuf", package: "swift-protobuf")],
+                exclude: ["Proto/profile.proto"], swiftSettings: release),
         // The profiler's acceptance workload: commit-, lookup- and evaluate-like work, 6:3:1.
         .executableTarget(name: "strata-profile-acceptance", dependencies: ["StrataProfiler"],
                           swiftSettings: release),

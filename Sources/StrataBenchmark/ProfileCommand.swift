@@ -26,6 +26,8 @@ struct ProfileCommand: ParsableCommand {
           profile.folded            folded stacks (flamegraph.pl, speedscope)
           profile.speedscope.json   speedscope's format, one profile per thread
           profile.pprof             gperftools CPU profile (google-pprof --text BINARY FILE)
+          profile.pb                pprof's protobuf profile, symbolized, source lines in
+                                    Location.Line (go tool pprof -text -lines FILE)
           trace.json                Chrome Trace Event timeline (Perfetto, chrome://tracing):
                                     scenes: per frame commit / lookup / beginFrame / render /
                                     endFrame; suites: per iteration (batched when short)
@@ -122,6 +124,7 @@ struct ProfileCommand: ParsableCommand {
         try stacks.speedscopeJSON(name: title)
             .write(to: dir.appendingPathComponent("profile.speedscope.json"), atomically: true, encoding: .utf8)
         try run.profile.gperftoolsData().write(to: dir.appendingPathComponent("profile.pprof"))
+        try run.profile.pprofProtobuf(comment: title).data.write(to: dir.appendingPathComponent("profile.pb"))
         try trace.json().write(to: dir.appendingPathComponent("trace.json"), atomically: true, encoding: .utf8)
         try stacks.flameGraphHTML(title: title)
             .write(to: dir.appendingPathComponent("flamegraph.html"), atomically: true, encoding: .utf8)
@@ -206,7 +209,7 @@ struct ProfileCommand: ParsableCommand {
             print("not profiled: \(run.skipped.count) case(s) (\(run.interrupted ? "the run was stopped" : "the time budget was spent; raise --seconds")): \(list)")
         }
         for f in run.failures { print("failed: \(f)") }
-        print("wrote \(out)/profile.folded, profile.speedscope.json, profile.pprof, trace.json, flamegraph.html")
+        print("wrote \(out)/profile.folded, profile.speedscope.json, profile.pprof, profile.pb, trace.json, flamegraph.html")
     }
 }
 

@@ -45,7 +45,7 @@ final class ReferenceSnapshotter {
 
     /// The walk, at the frame's time (the last render's). A replicator's instance k shows
     /// its sublayers at that time minus k times its `instanceDelay`: the engine evaluates
-    /// its animations there (`renderShadow`), and again at the frame's time at the end.
+    /// its animations there (`renderShadow`); the frame's own state is put back at the end.
     func snapshot(root: CALayer?, time: Double, engine: ReferenceEngine) -> RenderSnapshot {
         let frameTime = engine.renderedAt
         var shown = frameTime

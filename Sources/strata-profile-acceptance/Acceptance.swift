@@ -72,6 +72,7 @@ func runAcceptance(_ options: Options) {
         try stacks.speedscopeJSON(name: "strata-profile-acceptance")
             .write(to: dir.appendingPathComponent("profile.speedscope.json"), atomically: true, encoding: .utf8)
         try profile.gperftoolsData().write(to: dir.appendingPathComponent("profile.pprof"))
+        try profile.pprofProtobuf(comment: "strata-profile-acceptance").data.write(to: dir.appendingPathComponent("profile.pb"))
         try trace.json().write(to: dir.appendingPathComponent("trace.json"), atomically: true, encoding: .utf8)
         try stacks.flameGraphHTML(title: "strata-profile-acceptance")
             .write(to: dir.appendingPathComponent("flamegraph.html"), atomically: true, encoding: .utf8)

@@ -4,7 +4,7 @@
 //                             [--unwinder backtrace|dwarf|fp] [--slots 6,3,1]
 //     commit-like, lookup-like and evaluate-like work in a 6:3:1 ratio of CPU time (or the
 //     ratio --slots gives: a planted slowdown of one of them for the differential tests),
-//     profiled in-process; writes profile.folded, profile.speedscope.json, profile.pprof,
+//     profiled in-process; writes profile.folded, profile.speedscope.json, profile.pprof, profile.pb,
 //     trace.json, flamegraph.html and summary.json to DIR.
 //
 //   strata-profile-acceptance stress --out DIR [--seconds 2] [--hz 10000] [--unwinder ...]

@@ -94,12 +94,16 @@ enum AcceptanceExecutable {
 
     /// Runs `executable` with a watchdog: a child still running after `timeout` seconds is
     /// killed and reported as timed out (a hang), not waited for.
+    /// `environment`: variables set for the child on top of this process's.
     static func run(_ executable: URL, _ arguments: [String], timeout: TimeInterval,
-                    currentDirectory: URL? = nil) throws -> Result {
+                    currentDirectory: URL? = nil, environment: [String: String] = [:]) throws -> Result {
         let p = Process()
         p.executableURL = executable
         p.arguments = arguments
         if let currentDirectory { p.currentDirectoryURL = currentDirectory }
+        if !environment.isEmpty {
+            p.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        }
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("strata-profiler-child-\(getpid())-\(UUID().uuidString).log")
         FileManager.default.createFile(atPath: log.path, contents: nil)
         let handle = try FileHandle(forWritingTo: log)

@@ -54,7 +54,10 @@ final class AcceptanceTests: XCTestCase {
         let frames = Set(stacks.flatMap(\.0))
         let mangled = frames.filter { $0.hasPrefix("$s") || $0.hasPrefix("_$s") || $0.hasPrefix("$S") || $0.hasPrefix("_T0") }
         XCTAssertEqual(mangled, [], "mangled frames")
-        XCTAssertTrue(frames.contains("main"), "the stacks reach main: \(frames.sorted().prefix(20))")
+        // SwiftPM links a testable executable's entry as `<module>_main` with `main` an alias at
+        // the same address: either name is the entry.
+        XCTAssertTrue(frames.contains("main") || frames.contains("strata_profile_acceptance_main"),
+                      "the stacks reach main: \(frames.sorted().prefix(20))")
         XCTAssertTrue(frames.contains { $0.contains("strata_profile_acceptance.runAcceptance(") }, "the driver is on the stacks")
 
         // speedscope: well-formed against its schema, and the same samples.
@@ -181,5 +184,39 @@ final class AcceptanceTests: XCTestCase {
         let samples = try XCTUnwrap(summary["samples"] as? Int)
         XCTAssertTrue(r.output.contains("Total: \(samples) samples"), r.output)
         XCTAssertTrue(r.output.contains("commitLike"), r.output)
+    }
+
+    /// Go's pprof (Debian's golang-go) reads the protobuf profile without the binary: the
+    /// functions are named, the totals agree, and samples carry their source lines
+    /// (`Location.Line`), the workload's among them.
+    func test_goPprofReadsTheProtobufProfileWithSourceLines() throws {
+        let go = URL(fileURLWithPath: "/usr/bin/go")
+        XCTAssertTrue(FileManager.default.isExecutableFile(atPath: go.path), "go is missing: scripts/setup must install golang-go")
+        let (dir, summary) = try runAcceptance(["--seconds", "1", "--hz", "1000", "--mode", "wall"])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("profile.pb").path
+        // Go keeps its caches under $HOME; the test's home may be read-only or absent.
+        let env = ["HOME": dir.path, "GOCACHE": dir.appendingPathComponent("gocache").path, "PPROF_TMPDIR": dir.path]
+        let functions = try AcceptanceExecutable.run(go, ["tool", "pprof", "-text", "-sample_index=samples", file],
+                                                     timeout: 120, environment: env)
+        XCTAssertEqual(functions.status, 0, functions.output)
+        let samples = try XCTUnwrap(summary["samples"] as? Int)
+        XCTAssertTrue(functions.output.contains("of \(samples) total"), functions.output)
+        XCTAssertTrue(functions.output.contains("commitLike"), functions.output)
+        let lines = try AcceptanceExecutable.run(go, ["tool", "pprof", "-text", "-lines", "-sample_index=samples", file],
+                                                 timeout: 120, environment: env)
+        XCTAssertEqual(lines.status, 0, lines.output)
+        // commitLike's own lines: from its declaration to the next function's.
+        let source = try String(contentsOfFile: #filePath.replacingOccurrences(of: "Tests/StrataProfilerTests/AcceptanceTests.swift",
+                                                                              with: "Sources/strata-profile-acceptance/AcceptanceWork.swift"),
+                                encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        let start = try XCTUnwrap(source.firstIndex { $0.contains("static func commitLike(") }) + 1
+        let end = try XCTUnwrap(source[start...].firstIndex { $0.contains("static func ") }) + 1
+        let numbers = lines.output.split(separator: "\n")
+            .filter { $0.contains("commitLike") && $0.contains("AcceptanceWork.swift:") }
+            .compactMap { $0.split(separator: ":").last.flatMap { Int($0.prefix { $0.isNumber }) } }
+        XCTAssertFalse(numbers.isEmpty, "commitLike's samples at lines of AcceptanceWork.swift:\n\(lines.output)")
+        XCTAssertTrue(numbers.allSatisfy { $0 >= 1 && $0 <= source.count }, "\(numbers)")
+        XCTAssertTrue(numbers.contains { (start..<end).contains($0) }, "a line of commitLike's body (\(start)..<\(end)): \(numbers)")
     }
 }

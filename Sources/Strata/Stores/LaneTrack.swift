@@ -240,9 +240,16 @@ final class LaneTrack {
             let t0 = t.loadUnaligned(as: UInt64.self)
             let e0 = Int32(truncatingIfNeeded: t0)
             let p: SIMD8<Double>
-            if t0 == UInt64(UInt32(bitPattern: e0)) &* pair && t.loadUnaligned(fromByteOffset: 8, as: UInt64.self) == t0
-                && t.loadUnaligned(fromByteOffset: 16, as: UInt64.self) == t0 && t.loadUnaligned(fromByteOffset: 24, as: UInt64.self) == t0 {
+            let t1 = t.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+            let t2 = t.loadUnaligned(fromByteOffset: 16, as: UInt64.self)
+            let t3 = t.loadUnaligned(fromByteOffset: 24, as: UInt64.self)
+            if t0 == UInt64(UInt32(bitPattern: e0)) &* pair && t1 == t0 && t2 == t0 && t3 == t0 {
                 p = SIMD8<Double>(repeating: prog[Int(e0)])
+            } else if t0 == UInt64(UInt32(bitPattern: e0)) &* pair &+ (1 << 32) && t1 == t0 &+ 2 &* pair
+                        && t2 == t0 &+ 4 &* pair && t3 == t0 &+ 6 &* pair && e0 >= 0 {
+                // Animations with timings of their own, added in order: entries e0 ..< e0 + 8,
+                // whose progress is one vector load, not a gather.
+                p = UnsafeRawPointer(prog + Int(e0)).loadUnaligned(as: SIMD8<Double>.self)
             } else {
                 let entries = t.loadUnaligned(as: SIMD8<Int32>.self)
                 p = SIMD8<Double>(prog[Int(entries[0])], prog[Int(entries[1])], prog[Int(entries[2])],
