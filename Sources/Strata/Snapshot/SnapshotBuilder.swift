@@ -98,7 +98,7 @@ final class SnapshotBuilder {
     private static let tokens = Atomic<UInt64>(0)
     /// What repeating replicator instances works with (made on first use).
     @exclusivity(unchecked) private var replicas: ReplicaScratch?
-    /// A delayed instance's source builder (`delayedSource`): its root is kept whatever it
+    /// A delayed instance's source builder (`emitDelayed`): its root is kept whatever it
     /// presents, and the items its geometry culls stay (their copies are placed again).
     @exclusivity(unchecked) private var isDelayedSource = false
     /// Builders of delayed instances' items, one per nesting depth of delayed replicators.
