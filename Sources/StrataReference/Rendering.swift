@@ -22,16 +22,7 @@ extension ReferenceEngine {
                 ref.layer.showModelValue(of: key)
             }
         }
-        for layer in layersWithAnimations {
-            let localNow = activeLocalTime(of: layer, at: now)
-            let runtimes = layer.animationRuntimes
-            for runtime in runtimes {
-                let (started, completed) = runtime.evaluate(at: localNow)
-                if started && runtime.animation.delegate != nil { startedThisFrame.append(runtime) }
-                if completed { completedThisFrame.append(runtime) }
-            }
-            layer.applyAnimations(runtimes)
-        }
+        evaluateLayers(at: now, shadow: false)
         startedThisFrame.sort { $0.sequence < $1.sequence }
         completedThisFrame.sort { $0.sequence < $1.sequence }
     }
@@ -40,12 +31,20 @@ extension ReferenceEngine {
     /// without its side effects (nothing starts or completes, no pending refresh is taken;
     /// custom keys and object values keep the frame's): the presentation values at `t`, for
     /// a replicator's delayed instances (`evaluationCheckpoint` keeps the frame's first).
-    func renderShadow(atTime t: Double) {
+    func renderShadow(atTime t: Double) { evaluateLayers(at: t, shadow: true) }
+
+    /// Every animated layer's animations evaluated at media time `t` and applied; the first
+    /// starts and completions listed for `endFrame` (a shadow evaluation has none).
+    private func evaluateLayers(at t: Double, shadow: Bool) {
         for layer in layersWithAnimations {
             let localNow = activeLocalTime(of: layer, at: t)
             let runtimes = layer.animationRuntimes
-            for runtime in runtimes { _ = runtime.evaluate(at: localNow, shadow: true) }
-            layer.applyAnimations(runtimes, shadow: true)
+            for runtime in runtimes {
+                let (started, completed) = runtime.evaluate(at: localNow, shadow: shadow)
+                if started && runtime.animation.delegate != nil { startedThisFrame.append(runtime) }
+                if completed { completedThisFrame.append(runtime) }
+            }
+            layer.applyAnimations(runtimes, shadow: shadow)
         }
     }
 

@@ -257,7 +257,7 @@ extension EngineContext {
             let base = Int(r.layer) * 16
             // Start from this frame's transform animations if they composed a value, else
             // from the model (not from what is shown: evaluating twice at one time gives one value).
-            let animated = composedThisFrame(row: r.layer, property: prop)
+            let animated = transformDrivers(row: r.layer, property: prop).composed
             let t = LaneValue.transform(animated ? pres + base : model + base)
             if active {
                 var v = 0.0
@@ -350,48 +350,31 @@ extension EngineContext {
         }
     }
 
-    /// Whether `p` of `row` has lane or keyframe animations that wrote its presentation
-    /// value this frame: one active, or none pending (as `composeProperty` writes).
-    private func composedThisFrame(row: Int32, property p: PropertyID) -> Bool {
+    /// How `p` of `row` is animated this frame, other than by rotation along a path, in one
+    /// walk of the layer's list: `driven`, lane, keyframe or derived-field (`.derived`)
+    /// animations exist in any phase; `composed`, lane or keyframe ones wrote the
+    /// presentation value this frame (one active, or none pending, as `composeProperty`
+    /// writes); `fieldsWritten`, a derived field was evaluated (not pending), so
+    /// `renderDerived` wrote it.
+    private func transformDrivers(row: Int32, property p: PropertyID) -> (driven: Bool, composed: Bool, fieldsWritten: Bool) {
         var id = animations.firstOfLayer[Int(row)]
-        var any = false, anyPending = false
+        var lanes = false, lanesActive = false, lanesPending = false, fields = false, fieldsWritten = false
         while id >= 0 {
             let r = animations.records[Int(id)]
             id = r.nextInLayer
-            guard r.property == p.raw && (r.kind == .lanes || r.kind == .keyframes) else { continue }
+            guard r.property == p.raw else { continue }
             let ph = timings.phase[Int(r.timing)]
-            if ph == TimingPhase.active.rawValue { return true }
-            any = true
-            if ph == TimingPhase.pending.rawValue { anyPending = true }
+            let pending = ph == TimingPhase.pending.rawValue
+            if r.kind == .lanes || r.kind == .keyframes {
+                lanes = true
+                if ph == TimingPhase.active.rawValue { lanesActive = true }
+                if pending { lanesPending = true }
+            } else if r.kind == .derived {
+                fields = true
+                if !pending { fieldsWritten = true }
+            }
         }
-        return any && !anyPending
-    }
-
-    /// Whether animations of `row`'s transform other than rotation along a path exist
-    /// (lanes, keyframes, derived fields), in any phase.
-    private func transformDriven(row: Int32) -> Bool {
-        var id = animations.firstOfLayer[Int(row)]
-        while id >= 0 {
-            let r = animations.records[Int(id)]
-            id = r.nextInLayer
-            guard r.property == PropertyID.transform.raw else { continue }
-            if r.kind == .lanes || r.kind == .keyframes || animations.derivedValues[id]?.field != nil { return true }
-        }
-        return false
-    }
-
-    /// Whether a derived transform field of `row` was evaluated this frame (not pending):
-    /// `renderDerived` wrote its transform.
-    private func hasEvaluatedField(row: Int32) -> Bool {
-        var id = animations.firstOfLayer[Int(row)]
-        while id >= 0 {
-            let r = animations.records[Int(id)]
-            id = r.nextInLayer
-            guard r.property == PropertyID.transform.raw, r.kind != .lanes, r.kind != .keyframes,
-                  animations.derivedValues[id]?.field != nil else { continue }
-            if timings.phase[Int(r.timing)] != TimingPhase.pending.rawValue { return true }
-        }
-        return false
+        return (lanes || fields, lanesActive || (lanes && !lanesPending), fieldsWritten)
     }
 
     /// rotationMode: the path tangent turns the presentation transform about z. Several
@@ -416,8 +399,8 @@ extension EngineContext {
         while k < rotationTurns.count {
             let row = rotationTurns[k].row
             let base = Int(row) * 16
-            let animated = composedThisFrame(row: row, property: .transform) || hasEvaluatedField(row: row)
-            var current = LaneValue.transform(animated ? pres + base : model + base)
+            let drivers = transformDrivers(row: row, property: .transform)
+            var current = LaneValue.transform(drivers.composed || drivers.fieldsWritten ? pres + base : model + base)
             var anyActive = false
             while k < rotationTurns.count && rotationTurns[k].row == row {
                 // Not active (finished and held without fill): adds nothing.
@@ -430,7 +413,7 @@ extension EngineContext {
             }
             // None active: the transform's own animations' value, or the model's when there
             // are none; while only pending ones drive it, what it shows stays.
-            if anyActive || !transformDriven(row: row) { LaneValue.store(current, into: pres + base) }
+            if anyActive || !drivers.driven { LaneValue.store(current, into: pres + base) }
         }
     }
 

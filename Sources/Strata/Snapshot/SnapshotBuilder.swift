@@ -98,6 +98,12 @@ final class SnapshotBuilder {
     private static let tokens = Atomic<UInt64>(0)
     /// What repeating replicator instances works with (made on first use).
     @exclusivity(unchecked) private var replicas: ReplicaScratch?
+    private var replicaScratch: ReplicaScratch {
+        if let s = replicas { return s }
+        let s = ReplicaScratch()
+        replicas = s
+        return s
+    }
     /// A delayed instance's source builder (`emitDelayed`): its root is kept whatever it
     /// presents, and the items its geometry culls stay (their copies are placed again).
     @exclusivity(unchecked) private var isDelayedSource = false
@@ -822,7 +828,7 @@ final class SnapshotBuilder {
     /// geometry culls. The copies' geometry is computed as the pass computes items.
     private func replicate() {
         let inputs = SnapshotInputs(engine.layers)
-        let scratch = replicas ?? { let s = ReplicaScratch(); replicas = s; return s }()
+        let scratch = replicaScratch
         let src = scratch.source
         src.copyColumns(of: output)
         let n = src.count
@@ -953,7 +959,7 @@ final class SnapshotBuilder {
         source.fullPass(row)
         let src = source.output
         guard src.count > 1 else { return }
-        let scratch = source.replicas ?? { let s = ReplicaScratch(); source.replicas = s; return s }()
+        let scratch = source.replicaScratch
         scratch.copyOf.reserve(src.count, keeping: 0)
         emitReplicas(1..<Int(src._subtreeEnds[0]), parentOut: parentOut, context, tint: tint, src, scratch.copyOf.base,
                      inputs, at: time, &culled, &truncated)
