@@ -48,10 +48,13 @@ func builtInOutcome(_ layer: CALayer, _ key: PropertyID, flags: UInt16) -> Actio
 
 /// Step 5 for a key kept as a keyed value: CALayer's animatable ones among them
 /// (`contentsCenter`, `rasterizationScale`) animate implicitly; other keys have no action.
-/// Out of line: the built-in keys' step stays small.
+/// Their ids are compared, interned once (`KeyInterner`): reading the key's name back took
+/// the interner's lock and a string compare per lookup (27 ns a miss). Out of line: the
+/// built-in keys' step stays small.
 @inline(never)
 func keyedOutcome(_ key: PropertyID) -> ActionOutcome {
-    ToolboxImplicitAction.forLayerKey(KeyInterner.name(key)).map { .action($0) } ?? .none
+    key == KeyInterner.contentsCenter || key == KeyInterner.rasterizationScale
+        ? .action(ToolboxImplicitAction.shared) : .none
 }
 
 /// Step 3: `style["actions"][key]`, then `style["style"]` recursively (bounded depth, so a
@@ -96,6 +99,10 @@ struct InternedLookup: ActionLookup {
     @inline(never)
     func walk(_ layer: CALayer, _ key: PropertyID, _ f: UInt16) -> ActionOutcome {
         if f & LayerFlags.overridesAction != 0, let o = overrideOutcome(layer, key) { return o }
+        // A host view outside any animation block answers NSNull for every key: the answer
+        // is known without the call, its key name, the NSNull it allocates or loading the weak
+        // delegate (a view that is gone clears the flag: `View.deinit`).
+        if f & LayerFlags.hostView != 0 && View.answersNSNull(layer) { return .none }
         let name = KeyInterner.name(key)
         if f & LayerFlags.hasDelegate != 0, let d = layer.delegate,
            let o = stepOutcome(d.action(for: layer, forKey: name)) { return o }

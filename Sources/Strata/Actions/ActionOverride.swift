@@ -13,11 +13,22 @@ enum ActionOverride {
 
     /// Nil when the class metadata could not be read: then every subclass is asked.
     static let probe = MethodOverrideProbe(base: CALayer.self, overriding: Overriding.self, plain: Plain.self)
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var known: [ObjectIdentifier: Bool] = [:]
+    private static let memo = OverrideMemo(probe)
 
     /// Whether layers of `cls` answer `action(forKey:)` with code of their own.
-    static func overrides(_ cls: CALayer.Type) -> Bool {
+    static func overrides(_ cls: CALayer.Type) -> Bool { memo.overrides(cls) }
+}
+
+/// A probe's answers by class, decided once per class (under a lock: classes are met on any
+/// thread). Without a probe every class counts as overriding: always correct, only slower.
+final class OverrideMemo: @unchecked Sendable {
+    private let probe: MethodOverrideProbe?
+    private let lock = NSLock()
+    private var known: [ObjectIdentifier: Bool] = [:]
+
+    init(_ probe: MethodOverrideProbe?) { self.probe = probe }
+
+    func overrides(_ cls: AnyClass) -> Bool {
         let id = ObjectIdentifier(cls)
         lock.lock()
         defer { lock.unlock() }

@@ -31,4 +31,7 @@ enum KeyInterner {
     static let onOrderIn = id("onOrderIn")
     static let onOrderOut = id("onOrderOut")
     static let transition = id("transition")
+    /// CALayer's keyed values with an implicit action (`ToolboxImplicitAction.forLayerKey`).
+    static let contentsCenter = id("contentsCenter")
+    static let rasterizationScale = id("rasterizationScale")
 }

@@ -50,6 +50,7 @@ open class CALayer: NSObject, CAMediaTiming {
             if row < 0 { copyChanged = true }
             if refusedOnAnotherThread() { delegate = oldValue; return }
             setFlag(LayerFlags.hasDelegate, delegate != nil)
+            setFlag(LayerFlags.hostView, (delegate as? View).map { !ViewActionOverride.overrides(type(of: $0)) } ?? false)
         }
     }
     /// Actions by key, asked second. NSNull values stop the lookup.
@@ -651,6 +652,15 @@ open class CALayer: NSObject, CAMediaTiming {
     // MARK: lane access
 
     @inline(__always)
+    /// Clears `LayerFlags.hostView` (its view is gone); false, writing nothing, when the
+    /// layer is another thread's.
+    func clearHostViewFlag() -> Bool {
+        guard row >= 0 else { return true }
+        guard engine.isCurrent else { return false }
+        setFlag(LayerFlags.hostView, false)
+        return true
+    }
+
     func setFlag(_ bit: UInt16, _ on: Bool) {
         guard row >= 0 else { return }
         if on { context.layers.flags[Int(row)] |= bit } else { context.layers.flags[Int(row)] &= ~bit }
