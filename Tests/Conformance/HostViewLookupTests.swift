@@ -156,4 +156,23 @@ final class HostViewLookupTests: XCTestCase {
         View.animate(withDuration: 1, animations: { other.layer.opacity = 1 })
         XCTAssertNotNil(other.layer.animation(forKey: "opacity"))
     }
+
+    func test_anotherLayerWhoseDelegateIsAViewFollowsTheViewAndItsAbsence() throws {
+        try forEachStrategy { root, ctx in
+            var view: View? = View(frame: CGRect(x: 0, y: 0, width: 10, height: 10))
+            let other = CALayer()
+            other.delegate = view
+            root.addSublayer(other)
+            CATransaction.flush()
+            other.opacity = 0.5
+            XCTAssertNil(other.animation(forKey: "opacity"), "the view answers NSNull for any layer. \(ctx)")
+            View.animate(withDuration: 2, animations: { other.opacity = 0.7 })
+            XCTAssertEqual((other.animation(forKey: "opacity") as? CABasicAnimation)?.duration, 2, ctx)
+            other.removeAllAnimations()
+            view = nil
+            XCTAssertNil(other.delegate, ctx)
+            other.opacity = 0.25
+            XCTAssertNotNil(other.animation(forKey: "opacity"), "no delegate: the built-in implicit animation. \(ctx)")
+        }
+    }
 }

@@ -50,7 +50,9 @@ open class CALayer: NSObject, CAMediaTiming {
             if row < 0 { copyChanged = true }
             if refusedOnAnotherThread() { delegate = oldValue; return }
             setFlag(LayerFlags.hasDelegate, delegate != nil)
-            setFlag(LayerFlags.hostView, (delegate as? View).map { !ViewActionOverride.overrides(type(of: $0)) } ?? false)
+            // Only a view's own layer: its deinit clears the flag when it goes (another layer
+            // whose delegate is a view takes the usual step).
+            setFlag(LayerFlags.hostView, (delegate as? View).map { $0.layer === self && !ViewActionOverride.overrides(type(of: $0)) } ?? false)
         }
     }
     /// Actions by key, asked second. NSNull values stop the lookup.
@@ -651,7 +653,6 @@ open class CALayer: NSObject, CAMediaTiming {
 
     // MARK: lane access
 
-    @inline(__always)
     /// Clears `LayerFlags.hostView` (its view is gone); false, writing nothing, when the
     /// layer is another thread's.
     func clearHostViewFlag() -> Bool {
@@ -661,6 +662,7 @@ open class CALayer: NSObject, CAMediaTiming {
         return true
     }
 
+    @inline(__always)
     func setFlag(_ bit: UInt16, _ on: Bool) {
         guard row >= 0 else { return }
         if on { context.layers.flags[Int(row)] |= bit } else { context.layers.flags[Int(row)] &= ~bit }

@@ -27,10 +27,11 @@ enum LayerFlags {
     /// A CAReplicatorLayer: the render snapshot repeats its sublayers once per instance
     /// (`LayerStore.replicators` counts the live ones).
     static let isReplicator: UInt16 = 1 << 11
-    /// The delegate is a `View` whose class keeps View's `action(for:forKey:)` (NSNull outside
-    /// an animation block): with no block open on any thread, the lookup stops there without
-    /// calling it (`ViewActionOverride`). Set with `hasDelegate`, which still routes the
-    /// lookup to the walk.
+    /// The layer is a `View`'s own and that view, whose class keeps View's
+    /// `action(for:forKey:)` (NSNull outside an animation block), is its delegate: with no
+    /// block open on any thread, the lookup stops there without calling it
+    /// (`ViewActionOverride`; the view's deinit clears it). Set with `hasDelegate`, which
+    /// still routes the lookup to the walk.
     static let hostView: UInt16 = 1 << 12
     /// Mask of the lookup steps that are not empty.
     static let lookupSteps: UInt16 = hasDelegate | hasActions | hasStyle | customClass
