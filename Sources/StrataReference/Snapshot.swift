@@ -56,7 +56,9 @@ final class ReferenceSnapshotter {
             if t == frameTime {
                 restoreFrame?()
             } else {
-                if restoreFrame == nil { restoreFrame = engine.evaluationCheckpoint() }
+                // From the frame's state every time: what a pending animation keeps is what
+                // the frame shows, not what another delayed instance left.
+                if let restore = restoreFrame { restore() } else { restoreFrame = engine.evaluationCheckpoint() }
                 engine.renderShadow(atTime: t)
             }
             shown = t

@@ -39,9 +39,13 @@ extension EngineContext {
     /// `restoreFrameEvaluation()` puts it back exactly, whatever changed since the frame
     /// (an `endFrame()` that removed animations included). A replicator's delayed
     /// instances are evaluated this way.
+    ///
+    /// Every call starts from the frame's state, not from the last call's: what a pending
+    /// animation keeps is what the frame shows, whichever other delayed instances (nested
+    /// replicators') were evaluated before.
     func renderShadow(atTime t: Double) {
         let checkpoint = shadowCheckpoint ?? { let c = ShadowCheckpoint(); shadowCheckpoint = c; return c }()
-        if !checkpoint.holdsFrame { checkpoint.save(layers, timings) }
+        if checkpoint.holdsFrame { checkpoint.restore(layers, timings) } else { checkpoint.save(layers, timings) }
         let saved = now
         now = t
         timings.shadow = true
