@@ -114,6 +114,14 @@ final class SnapshotBuilder {
     deinit {
         chunkDone?.deinitialize(count: chunkDoneCapacity)
         chunkDone?.deallocate()
+        // The engine logs changed rows for the builder that owns the log; with that builder
+        // gone nobody takes them, and every later change outside the kernels would append
+        // (and, past its bound, drop and grow the log again: mallocs in changes that make none).
+        let layers = engine.layers
+        if layers.snapshotOwner == token && engine.isCurrent {
+            layers.snapshotOwner = 0
+            layers.changedRows.removeAll(keepingCapacity: false)
+        }
     }
 
     init(engine: EngineContext) {
