@@ -36,6 +36,13 @@ final class HostViewLookupTests: XCTestCase {
         StrataEngine.actionLookupStrategy = .interned
     }
 
+    /// A view made by `make` (10 x 10) whose layer is a sublayer of `root`.
+    private func mounted<V: View>(_ make: (CGRect) -> V, on root: CALayer) -> V {
+        let v = make(CGRect(x: 0, y: 0, width: 10, height: 10))
+        root.addSublayer(v.layer)
+        return v
+    }
+
     /// A view class with its own answer: an animation of its own for opacity, View's otherwise.
     final class FadingView: View {
         var asked: [String] = []
@@ -55,8 +62,7 @@ final class HostViewLookupTests: XCTestCase {
 
     func test_viewClassThatOverridesTheDelegateMethodIsAskedOutsideBlocks() throws {
         try forEachStrategy { root, ctx in
-            let view = FadingView(frame: CGRect(x: 0, y: 0, width: 10, height: 10))
-            root.addSublayer(view.layer)
+            let view = mounted(FadingView.init(frame:), on: root)
             CATransaction.flush()
             view.asked = []
             view.layer.opacity = 0.25
@@ -71,10 +77,7 @@ final class HostViewLookupTests: XCTestCase {
 
     func test_viewsOutsideBlocksChangeAtOnce_insideTheyAnimate() throws {
         try forEachStrategy { root, ctx in
-            let plain = View(frame: CGRect(x: 0, y: 0, width: 10, height: 10))
-            let sub = PlainView(frame: CGRect(x: 0, y: 0, width: 10, height: 10))
-            root.addSublayer(plain.layer)
-            root.addSublayer(sub.layer)
+            let plain = mounted(View.init(frame:), on: root), sub = mounted(PlainView.init(frame:), on: root)
             CATransaction.flush()
             for v in [plain, sub] {
                 v.layer.opacity = 0.5
@@ -97,10 +100,7 @@ final class HostViewLookupTests: XCTestCase {
 
     func test_aBlockOpenWhileAnotherViewChangesGivesThatViewTheBlocksAnimation() throws {
         try forEachStrategy { root, ctx in
-            let a = View(frame: CGRect(x: 0, y: 0, width: 10, height: 10))
-            let b = PlainView(frame: CGRect(x: 0, y: 0, width: 10, height: 10))
-            root.addSublayer(a.layer)
-            root.addSublayer(b.layer)
+            let a = mounted(View.init(frame:), on: root), b = mounted(PlainView.init(frame:), on: root)
             CATransaction.flush()
             View.animate(withDuration: 1.5, animations: {
                 a.alpha = 0.4
