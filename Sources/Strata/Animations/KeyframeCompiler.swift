@@ -148,13 +148,23 @@ enum KeyframeCompiler {
         return t
     }
 
-    /// Arc length of segment i and its normalised table of cumulative length at
-    /// `arcSamples` evenly spaced parameters (adaptive 5-point Gauss-Legendre per
-    /// sub-interval, to about 1e-13 of the segment's length: where the curve slows almost to
-    /// a stop, a small error in length is a large one in the parameter, and in the tangent
-    /// that rotationMode turns the layer by).
+    /// Arc length of segment i and its inverse table (`CompiledKeyframes.inverseTable`), from
+    /// `ArcTableCache` when the same segment was compiled recently. Built from the cumulative
+    /// length at `arcSamples + 1` evenly spaced
+    /// parameters (adaptive 5-point Gauss-Legendre per sub-interval, to about 1e-13 of the
+    /// segment's length: where the curve slows almost to a stop, a small error in length is a
+    /// large one in the parameter, and in the tangent that rotationMode turns the layer by).
     static func arcTable(_ co: [Double], segment i: Int, width: Int) -> (Double, [Double]) {
         let base = i * width * 4
+        let key = ArcTableCache.Key(width: width, coefficients: Array(co[base..<(base + width * 4)]))
+        if let cached = ArcTableCache.shared.table(key) { return cached }
+        let built = buildArcTable(key.coefficients, width: width)
+        ArcTableCache.shared.keep(key, built)
+        return built
+    }
+
+    private static func buildArcTable(_ co: [Double], width: Int) -> (Double, [Double]) {
+        let base = 0
         let k = CompiledKeyframes.arcSamples
         var table = [0.0]
         var acc = 0.0
@@ -163,18 +173,16 @@ enum KeyframeCompiler {
                 acc += CompiledKeyframes.length1D(co, base, Double(j) / Double(k), Double(j + 1) / Double(k))
                 table.append(acc)
             }
-            guard acc > 0 else { return (0, (0...k).map { Double($0) / Double(k) } + [0]) }
-            return (acc, table.map { $0 / acc } + [acc])
+        } else {
+            let estimate = CompiledKeyframes.gaussLength(co, base, width, 0, 1)
+            for j in 0..<k {
+                acc += CompiledKeyframes.adaptiveLength(co, base, width, Double(j) / Double(k), Double(j + 1) / Double(k),
+                                                         tolerance: 1e-13 * estimate / Double(k))
+                table.append(acc)
+            }
         }
-        let estimate = CompiledKeyframes.gaussLength(co, base, width, 0, 1)
-        for j in 0..<k {
-            acc += CompiledKeyframes.adaptiveLength(co, base, width, Double(j) / Double(k), Double(j + 1) / Double(k),
-                                                     tolerance: 1e-13 * estimate / Double(k))
-            table.append(acc)
-        }
-        // Normalised cumulative lengths, then the segment's length (for the Newton step).
-        guard acc > 0 else { return (0, (0...k).map { Double($0) / Double(k) } + [0]) }
-        return (acc, table.map { $0 / acc } + [acc])
+        guard acc > 0 else { return (0, CompiledKeyframes.evenInverse) }
+        return (acc, CompiledKeyframes.inverseTable(cumulative: table, length: acc, co, base, width))
     }
 
     /// A path becomes one polynomial segment per element (lines, quadratic and cubic curves;
@@ -242,5 +250,33 @@ enum KeyframeCompiler {
         guard let curves = segmentCurves(a.timingFunctions, segments: segments, timings: timings) else { return nil }
         k.curves = curves
         return k
+    }
+}
+
+/// Inverse arc-length tables of recently compiled segments, by their coefficients: apps add
+/// one path to many layers (a shared `CGPath`, a staggered animation), and building a table
+/// costs about 40 µs (65 parameters solved to full precision, each interval checked). At most
+/// `capacity` tables (about 1.5 KB each); when full, it starts again.
+final class ArcTableCache: @unchecked Sendable {
+    struct Key: Hashable {
+        let width: Int
+        let coefficients: [Double]
+    }
+
+    static let shared = ArcTableCache()
+    static let capacity = 256
+
+    private let lock = NSLock()
+    private var tables: [Key: (Double, [Double])] = [:]
+
+    func table(_ key: Key) -> (Double, [Double])? {
+        lock.lock(); defer { lock.unlock() }
+        return tables[key]
+    }
+
+    func keep(_ key: Key, _ table: (Double, [Double])) {
+        lock.lock(); defer { lock.unlock() }
+        if tables.count >= Self.capacity { tables.removeAll(keepingCapacity: true) }
+        tables[key] = table
     }
 }

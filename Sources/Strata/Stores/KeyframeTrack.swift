@@ -35,9 +35,120 @@ struct CompiledKeyframes {
     var blends: [TransformBlend] = []
     var keys: [Double] = []
     var segments: Int { curves.count }
+    /// Parameters at which a segment's cumulative length is measured when its inverse table
+    /// is built.
     static let arcSamples = 64
-    /// Per segment: arcSamples + 1 normalised cumulative lengths, then the length.
-    static let arcStride = arcSamples + 2
+    /// Intervals of the inverse table: evenly spaced fractions x_j = j / inverseSamples of
+    /// the segment's length.
+    static let inverseSamples = 64
+    /// Per segment: at each x_j, the curve parameter s_j there and its first and second
+    /// derivatives in x, scaled by the interval's width and its square (the first negative
+    /// when the interval from x_j is solved exactly rather than interpolated); then the
+    /// length.
+    static let arcStride = 3 * (inverseSamples + 1) + 1
+
+    /// The inverse table of a segment of no length: s = x.
+    static let evenInverse: [Double] =
+        (0...inverseSamples).flatMap { [Double($0) / Double(inverseSamples), 1 / Double(inverseSamples), 0] } + [0]
+
+    /// Below this error, as a fraction of the segment's length, at a quarter, the middle and
+    /// three quarters of an interval the interpolation is used there (1e-9 of a 300-point
+    /// path is 3e-7 points).
+    static let inverseTolerance = 1e-9
+
+    /// The inverse table of a segment (`arcStride` values) from its cumulative lengths
+    /// `cumulative` (unnormalised, at the `arcSamples + 1` evenly spaced parameters) and its
+    /// `length` (> 0). Each s_j is solved to full precision and its derivatives follow from
+    /// the speed: ds/dx = 1 / v, d2s/dx2 = -v' / v^3 (v the speed over the mean, v' its
+    /// derivative in s). An interval is interpolated (quintic Hermite: value, slope and
+    /// curvature at both ends) where the curve is not slow in it (a quarter of the mean
+    /// speed at its ends and at 8 points between; where the curve stops the derivatives grow
+    /// without bound) and the interpolation is within `inverseTolerance`; elsewhere it is
+    /// marked for the exact solve.
+    static func inverseTable<C: RandomAccessCollection<Double>>(cumulative cum: [Double], length: Double, _ co: C,
+                                                                _ base: Int, _ width: Int) -> [Double]
+    where C.Index == Int {
+        let k = arcSamples, n = inverseSamples
+        let h = 1 / Double(k)
+        // Intervals of the parameter table where one 5-point Gauss-Legendre rule gives the
+        // length to the table's precision (else the adaptive rule).
+        let smooth: [Bool] = (0..<k).map { i in
+            width == 1 || abs(gaussLength(co, base, width, Double(i) * h, Double(i + 1) * h) - (cum[i + 1] - cum[i]))
+                <= 1e-13 * length
+        }
+        // Length from 0 to s.
+        func lengthTo(_ s: Double) -> Double {
+            let i = Swift.min(Int(s * Double(k)), k - 1)
+            let s0 = Double(i) * h
+            if width == 1 { return cum[i] + length1D(co, base, s0, s) }
+            if smooth[i] { return cum[i] + gaussLength(co, base, width, s0, s) }
+            return cum[i] + adaptiveLength(co, base, width, s0, s, tolerance: 1e-14 * length)
+        }
+        // The parameter at length fraction x: Newton's method kept inside the bracket of the
+        // parameter table's interval that holds x.
+        var i = 0
+        func solve(_ x: Double) -> Double {
+            let target = x * length
+            while i < k - 1 && cum[i + 1] <= target { i += 1 }
+            let lo = Double(i) * h, span = cum[i + 1] - cum[i]
+            return solveLength(target, lo: lo, hi: lo + h, from: lo + (span > 0 ? (target - cum[i]) / span : 0) * h,
+                               iterations: 100, tolerance: 1e-14 * length, lengthTo: lengthTo,
+                               speed: { speedAt(co, base, width, $0) })
+        }
+        let w = 1 / Double(n)
+        var table = [Double](repeating: 0, count: arcStride)
+        var speed = [Double](repeating: 0, count: n + 1)
+        for j in 0...n {
+            let s = j == 0 ? 0 : (j == n ? 1 : solve(Double(j) * w))
+            // Speed over the mean and its derivative in s: v = |c'| / L, v' = (c' . c'') / (|c'| L).
+            var dot = 0.0, sq = 0.0
+            for c in 0..<width {
+                let o = base + c * 4
+                let d1 = (3 * co[o] * s + 2 * co[o + 1]) * s + co[o + 2]
+                let d2 = 6 * co[o] * s + 2 * co[o + 1]
+                sq += d1 * d1
+                dot += d1 * d2
+            }
+            let v = sq.squareRoot() / length
+            let dv = dot / (sq.squareRoot() * length)
+            speed[j] = v
+            table[3 * j] = s
+            table[3 * j + 1] = w / v
+            table[3 * j + 2] = -dv / (v * v * v) * w * w
+        }
+        table[arcStride - 1] = length
+        for j in 0..<n {
+            let p = 3 * j
+            let s0 = table[p], s1 = table[p + 3]
+            var interpolated = speed[j] >= slowSpeed && speed[j + 1] >= slowSpeed
+            for q in 1..<9 where interpolated {
+                interpolated = speedAt(co, base, width, s0 + (s1 - s0) * Double(q) / 9) / length >= slowSpeed
+            }
+            for t in [0.25, 0.5, 0.75] where interpolated {
+                let s = hermite(table[p], table[p + 1], table[p + 2], table[p + 3], table[p + 4], table[p + 5], t)
+                interpolated = abs(lengthTo(s) / length - (Double(j) + t) * w) <= inverseTolerance
+            }
+            if !interpolated { table[p + 1] = -table[p + 1] }
+        }
+        return table
+    }
+
+    /// The quintic Hermite interpolation at t in [0, 1] between s0 and s1 with slopes m0, m1
+    /// and second derivatives a0, a1 (already scaled to the interval).
+    @inline(__always)
+    static func hermite(_ s0: Double, _ m0: Double, _ a0: Double, _ s1: Double, _ m1: Double, _ a1: Double,
+                        _ t: Double) -> Double {
+        // Fused multiply-adds (`addingProduct`: Swift does not contract `p * q + r`): 17 of
+        // them where the plain form compiled to about 35 multiplications and additions.
+        let d = s1 - s0
+        let c3 = (10 * d).addingProduct(-6, m0).addingProduct(-4, m1).addingProduct(-1.5, a0).addingProduct(0.5, a1)
+        let c4 = (-15 * d).addingProduct(8, m0).addingProduct(7, m1).addingProduct(1.5, a0) - a1
+        let c5 = (6 * d).addingProduct(-3, m0 + m1).addingProduct(0.5, a1 - a0)
+        // Estrin's scheme: pairs in t, then t^2 (a chain of 3 where Horner's is 5).
+        let t2 = t * t
+        let e0 = s0.addingProduct(m0, t), e1 = (0.5 * a0).addingProduct(c3, t), e2 = c4.addingProduct(c5, t)
+        return e0.addingProduct(t2, e1.addingProduct(t2, e2))
+    }
 
     /// Exact length of a one-lane cubic between s0 and s1: |v(s1) - v(s0)| summed over the
     /// monotone pieces between the derivative's roots (the speed |v'| has kinks there, which
@@ -65,30 +176,45 @@ struct CompiledKeyframes {
         return total
     }
 
-    /// The curve parameter at fraction x of a segment's arc length: the table gives a first
-    /// guess, a Newton step on the length (Gauss-Legendre) refines it; where the curve is slow
-    /// the parameter is solved to full precision instead.
+    /// The curve parameter at fraction x of a segment's arc length. Almost everywhere one
+    /// quintic Hermite interpolation in the inverse table (an index, 6 values, about 20
+    /// operations: no search, no quadrature); in an interval marked exact (the curve slow, or
+    /// the interpolation not within `inverseTolerance` there) the parameter solved to full
+    /// precision.
+    @inline(__always)
     static func invertArc<T: RandomAccessCollection<Double>, C: RandomAccessCollection<Double>>(
         _ x: Double, table: T, tableBase: Int, coefficients co: C, coefficientBase: Int, width: Int) -> Double
     where T.Index == Int, C.Index == Int {
         // The segment's ends exactly (a value at a key is the key, not a rounding of it).
         if x <= 0 { return 0 }
         if x >= 1 { return 1 }
-        let k = arcSamples
-        var lo = 0, hi = k
-        while hi - lo > 1 {
-            let mid = (lo + hi) >> 1
-            if table[tableBase + mid] <= x { lo = mid } else { hi = mid }
+        // The interval: 0 < f < inverseSamples, so its floor converts exactly through the
+        // 2^52 shifter (no trapping conversion's range checks on the hot path).
+        let f = x * Double(inverseSamples)
+        let fj = f.rounded(.down)
+        let j = Int(truncatingIfNeeded: (fj + 4_503_599_627_370_496.0).bitPattern &- (4_503_599_627_370_496.0).bitPattern)
+        let t = f - fj
+        let p = tableBase &+ 3 &* j
+        let s0 = table[p], m0 = table[p &+ 1], s1 = table[p &+ 3]
+        if _fastPath(m0 >= 0) {
+            let s = hermite(s0, m0, table[p &+ 2], s1, abs(table[p &+ 4]), table[p &+ 5], t)
+            return s < 0 ? 0 : (s > 1 ? 1 : s)
         }
-        let a = table[tableBase + lo], b = table[tableBase + hi]
-        var s = (Double(lo) + (b > a ? (x - a) / (b - a) : 0)) / Double(k)
-        let length = table[tableBase + k + 1]
-        guard length > 0 else { return s }
-        @inline(__always) func speed(_ u: Double) -> Double { speedAt(co, coefficientBase, width, u) }
-        let s0 = Double(lo) / Double(k)
+        return invertExactArc(x, j: j, s0: s0, s1: s1, length: table[tableBase &+ arcStride &- 1],
+                              coefficients: co, coefficientBase: coefficientBase, width: width)
+    }
+
+    /// `invertArc` in an interval marked exact: [s0, s1] holds fraction x, and s0 is at
+    /// fraction j / inverseSamples exactly.
+    @inline(never)
+    static func invertExactArc<C: RandomAccessCollection<Double>>(
+        _ x: Double, j: Int, s0: Double, s1: Double, length: Double, coefficients co: C, coefficientBase: Int,
+        width: Int) -> Double where C.Index == Int {
+        let a = Double(j) / Double(inverseSamples)
+        guard length > 0 else { return s0 + (x - a) * Double(inverseSamples) * (s1 - s0) }
         if width == 1 {
-            // Bisection on the exact length inside the sample interval.
-            var l = s0, h = Double(hi) / Double(k)
+            // Bisection on the exact length inside the interval.
+            var l = s0, h = s1
             let target = (x - a) * length
             for _ in 0..<48 {
                 let m = (l + h) / 2
@@ -96,49 +222,39 @@ struct CompiledKeyframes {
             }
             return (l + h) / 2
         }
-        // Normalised speed at the guess, against the segment's mean of 1.
-        let v = speed(s) / length
-        if _slowPath(!(v >= slowSpeed)) {
-            return invertSlowArc(x, a: a, s0: s0, s1: Double(hi) / Double(k), length: length,
-                                 coefficients: co, coefficientBase: coefficientBase, width: width)
-        }
-        // The table guess is usually within ~1e-4: one Newton step on the length from the
-        // sample point s0 to s (3-point Gauss-Legendre) gives ~1e-8. Where the speed changes
-        // fast inside the interval (near a cusp) the guess can be 1e-3 off and one step leaves
-        // ~1e-5: a step that large is followed by a second.
-        @inline(__always) func arc(_ s0: Double, _ s: Double) -> Double {
-            let mid = (s0 + s) / 2, half = (s - s0) / 2
-            let r = 0.7745966692414834
-            return half * (0.5555555555555556 * speed(mid - half * r) + 0.8888888888888888 * speed(mid)
-                           + 0.5555555555555556 * speed(mid + half * r))
-        }
-        let step = (a + arc(s0, s) / length - x) / v
-        s -= step
-        if _slowPath(abs(step) > 1e-4) {
-            let v2 = speed(s) / length
-            if v2 >= slowSpeed { s -= (a + arc(s0, s) / length - x) / v2 }
-        }
-        return s < 0 ? 0 : (s > 1 ? 1 : s)
+        return invertSlowArc(x, a: a, s0: s0, s1: s1, length: length,
+                             coefficients: co, coefficientBase: coefficientBase, width: width)
     }
 
-    /// Below this normalised speed (a quarter of the segment's mean) one Newton step divides
-    /// the quadrature's error by a small speed: the parameter is solved to full precision.
+    /// Below this normalised speed (a quarter of the segment's mean) at either end of an
+    /// interval, the inverse's derivative grows fast (without bound where the curve stops):
+    /// the interval is solved to full precision.
     @inline(__always) static var slowSpeed: Double { 0.25 }
 
     /// The parameter at fraction x of the segment's length inside the table interval
-    /// [s0, s1] (starting at fraction `a`), where the curve is slow: Newton's method on the
+    /// [s0, s1] (starting at fraction `a`): Newton's method on the
     /// adaptive length, kept inside a bisection bracket (as the reference engine solves it).
     @inline(never)
     static func invertSlowArc<C: RandomAccessCollection<Double>>(
         _ x: Double, a: Double, s0: Double, s1: Double, length: Double, coefficients co: C,
         coefficientBase base: Int, width: Int) -> Double where C.Index == Int {
-        let target = (x - a) * length
-        var lo = s0, hi = s1, s = (s0 + s1) / 2
-        for _ in 0..<60 {
-            let error = adaptiveLength(co, base, width, s0, s, tolerance: 1e-14 * length) - target
-            if abs(error) <= 1e-13 * length { break }
+        solveLength((x - a) * length, lo: s0, hi: s1, from: (s0 + s1) / 2, iterations: 60, tolerance: 1e-13 * length,
+                    lengthTo: { adaptiveLength(co, base, width, s0, $0, tolerance: 1e-14 * length) },
+                    speed: { speedAt(co, base, width, $0) })
+    }
+
+    /// The parameter in [lo, hi] where `lengthTo` reaches `target` (to `tolerance`): Newton's
+    /// method from `start` (the length's derivative is the speed), kept inside a bisection
+    /// bracket, at most `iterations` steps.
+    @inline(__always)
+    static func solveLength(_ target: Double, lo: Double, hi: Double, from start: Double, iterations: Int,
+                            tolerance: Double, lengthTo: (Double) -> Double, speed: (Double) -> Double) -> Double {
+        var lo = lo, hi = hi, s = start
+        for _ in 0..<iterations {
+            let error = lengthTo(s) - target
+            if abs(error) <= tolerance { break }
             if error > 0 { hi = s } else { lo = s }
-            let d = speedAt(co, base, width, s)
+            let d = speed(s)
             var next = d > 0 ? s - error / d : (lo + hi) / 2
             if !(next > lo && next < hi) { next = (lo + hi) / 2 }
             if next == s { break }
@@ -184,7 +300,47 @@ struct CompiledKeyframes {
             return refine(lo, mid, left, tolerance / 2, depth - 1) + refine(mid, hi, right, tolerance / 2, depth - 1)
         }
         guard s1 > s0 else { return 0 }
-        return refine(s0, s1, gaussLength(co, base, width, s0, s1), tolerance, 30)
+        // Split where the speed has a minimum inside: near a cusp the speed is a sharp V, and
+        // the halving test can take a piece across its point for converged (a near-cusp
+        // measured 3.6e-6 of the length short unsplit).
+        var total = 0.0, lo = s0
+        for m in speedMinima(co, base, width, s0, s1) {
+            total += refine(lo, m, gaussLength(co, base, width, lo, m), tolerance / 2, 30)
+            lo = m
+        }
+        return total + refine(lo, s1, gaussLength(co, base, width, lo, s1), tolerance / 2, 30)
+    }
+
+    /// The minima of a segment's speed strictly inside (s0, s1), in order: where
+    /// c'(s) . c''(s), a cubic, turns from negative to positive (16 samples, then bisection).
+    static func speedMinima<C: RandomAccessCollection<Double>>(_ co: C, _ base: Int, _ width: Int,
+                                                               _ s0: Double, _ s1: Double) -> [Double]
+    where C.Index == Int {
+        func g(_ s: Double) -> Double {
+            var sum = 0.0
+            for c in 0..<width {
+                let o = base + c * 4
+                sum += ((3 * co[o] * s + 2 * co[o + 1]) * s + co[o + 2]) * (6 * co[o] * s + 2 * co[o + 1])
+            }
+            return sum
+        }
+        var minima: [Double] = []
+        var a = s0, ga = g(s0)
+        for q in 1...16 {
+            let b = q == 16 ? s1 : s0 + (s1 - s0) * Double(q) / 16, gb = g(b)
+            if ga < 0 && gb > 0 {
+                var lo = a, hi = b
+                for _ in 0..<64 {
+                    let m = (lo + hi) / 2
+                    if m <= lo || m >= hi { break }
+                    if g(m) < 0 { lo = m } else { hi = m }
+                }
+                let m = (lo + hi) / 2
+                if m > s0 && m < s1 { minima.append(m) }
+            }
+            a = b; ga = gb
+        }
+        return minima
     }
 
     /// Lane values at progress u (the scalar path used for custom keys).
@@ -233,6 +389,9 @@ final class KeyframeTrack {
     /// Slots flagged `decompose` (whole transforms that turn, or cumulative): evaluated again
     /// after the others, so the loop over the others is unchanged.
     @exclusivity(unchecked) private(set) var decomposedSlots = 0
+    /// Slots with an inverse arc-length table (paced paths and cubicPaced keyframes): while
+    /// there are none, the loop is a copy compiled without the inversion.
+    @exclusivity(unchecked) private(set) var arcSlots = 0
     @exclusivity(unchecked) var layer: Column<Int32>
     @exclusivity(unchecked) var timing: Column<Int32>
     @exclusivity(unchecked) var record: Column<Int32>
@@ -322,6 +481,7 @@ final class KeyframeTrack {
         segmentCount[s] = Int32(k.segments)
         lastSegment[s] = 0
         if f & SlotFlags.decompose != 0 { decomposedSlots += 1 }
+        if !k.arcTables.isEmpty { arcSlots += 1 }
         for c in 0..<width {
             span[s * width + c] = k.span.isEmpty ? 0 : k.span[c]
             scratch[s * width + c] = 0
@@ -335,6 +495,7 @@ final class KeyframeTrack {
         let s = Int(s), last = count - 1
         garbage += Int(segmentCount[s]) * (2 + 4 * width)
         if flags[s] & SlotFlags.decompose != 0 { decomposedSlots -= 1 }
+        if arcStart[s] >= 0 { arcSlots -= 1 }
         if s != last {
             layer[s] = layer[last]; timing[s] = timing[last]; record[s] = record[last]; flags[s] = flags[last]
             segmentStart[s] = segmentStart[last]; timeStart[s] = timeStart[last]
@@ -381,9 +542,11 @@ final class KeyframeTrack {
         garbage = 0
     }
 
-    /// The segment and local parameter of progress u in slot s.
+    /// The segment and local parameter of progress u in slot s (`arcs`: the track may hold
+    /// slots with inverse arc-length tables).
     @inline(__always)
-    func locate(_ s: Int, _ u: Double, curveTable: UnsafePointer<UnitBezier>) -> (segment: Int, local: Double) {
+    func locate(_ s: Int, _ u: Double, curveTable: UnsafePointer<UnitBezier>, arcs: Bool = true)
+        -> (segment: Int, local: Double) {
         let n = Int(segmentCount[s])
         let tm = times.base + Int(timeStart[s])
         // The segment of the last frame, if u is still in it (keys are non-decreasing, so
@@ -399,7 +562,7 @@ final class KeyframeTrack {
         x = x < 0 ? 0 : (x > 1 ? 1 : x)
         let cid = Int(curves[Int(segmentStart[s]) &+ i])
         if cid != 0 { x = curveTable[cid].solve(x) }
-        if arcStart[s] >= 0 { x = invertArc(s, i, x) }
+        if arcs && arcStart[s] >= 0 { x = invertArc(s, i, x) }
         return (i, x)
     }
 
@@ -423,7 +586,7 @@ final class KeyframeTrack {
         LaneValue.store(m, into: out)
     }
 
-    @inline(never)
+    @inline(__always)
     private func invertArc(_ s: Int, _ i: Int, _ x: Double) -> Double {
         CompiledKeyframes.invertArc(x, table: UnsafeBufferPointer(start: arcs.base, count: arcs.count),
                                     tableBase: Int(arcStart[s]) + i * CompiledKeyframes.arcStride,
@@ -437,7 +600,13 @@ final class KeyframeTrack {
                   iteration: UnsafeMutablePointer<Double>, curveTable: [UnitBezier],
                   presentation pres: UnsafeMutablePointer<Double>, model: UnsafeMutablePointer<Double>) {
         curveTable.withUnsafeBufferPointer { table in
-            evaluate(prog, phase, iteration, table.baseAddress!, pres, model)
+            // Two copies of the loop: inlined in the one without tables, the inversion made
+            // the keyframe loop 6 instructions longer per slot (139 -> 145).
+            if arcSlots > 0 {
+                evaluate(prog, phase, iteration, table.baseAddress!, pres, model, arcs: true)
+            } else {
+                evaluate(prog, phase, iteration, table.baseAddress!, pres, model, arcs: false)
+            }
             if decomposedSlots > 0 { evaluateDecomposed(prog, phase, iteration, table.baseAddress!, pres) }
         }
     }
@@ -459,9 +628,10 @@ final class KeyframeTrack {
         }
     }
 
+    @inline(__always)
     private func evaluate(_ prog: UnsafeMutablePointer<Double>, _ phase: UnsafeMutablePointer<UInt8>,
                           _ iteration: UnsafeMutablePointer<Double>, _ curveTable: UnsafePointer<UnitBezier>,
-                          _ pres: UnsafeMutablePointer<Double>, _ model: UnsafeMutablePointer<Double>) {
+                          _ pres: UnsafeMutablePointer<Double>, _ model: UnsafeMutablePointer<Double>, arcs: Bool) {
         let w = width, pw = propertyWidth, off = offset
         let co = coefficients.base
         for s in 0..<count {
@@ -476,7 +646,7 @@ final class KeyframeTrack {
                 }
                 continue
             }
-            let (i, x) = locate(s, prog[e], curveTable: curveTable)
+            let (i, x) = locate(s, prog[e], curveTable: curveTable, arcs: arcs)
             // Wrapping index arithmetic: indices are in range by construction, and checked
             // arithmetic was a third of the loop's instructions.
             let base = Int(coefficientStart[s]) &+ i &* (w &<< 2)
