@@ -128,6 +128,13 @@ final class ArcInverseTests: XCTestCase {
         }
     }
 
+    func test_notANumber_givesTheStart() {
+        let co = bezier([(0, 150), (75, 9), (225, 300), (300, 150)])
+        let (_, table) = KeyframeCompiler.arcTable(co, segment: 0, width: 2)
+        XCTAssertEqual(CompiledKeyframes.invertArc(.nan, table: table, tableBase: 0, coefficients: co,
+                                                   coefficientBase: 0, width: 2), 0)
+    }
+
     func test_segmentOfNoLength_isEven() {
         let co: [Double] = [0, 0, 0, 7, 0, 0, 0, 9]
         let (length, table) = KeyframeCompiler.arcTable(co, segment: 0, width: 2)

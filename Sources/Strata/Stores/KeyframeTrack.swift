@@ -185,8 +185,9 @@ struct CompiledKeyframes {
     static func invertArc<T: RandomAccessCollection<Double>, C: RandomAccessCollection<Double>>(
         _ x: Double, table: T, tableBase: Int, coefficients co: C, coefficientBase: Int, width: Int) -> Double
     where T.Index == Int, C.Index == Int {
-        // The segment's ends exactly (a value at a key is the key, not a rounding of it).
-        if x <= 0 { return 0 }
+        // The segment's ends exactly (a value at a key is the key, not a rounding of it); NaN
+        // gives the start (the interval index below must be in range).
+        if !(x > 0) { return 0 }
         if x >= 1 { return 1 }
         // The interval: 0 < f < inverseSamples, so its floor converts exactly through the
         // 2^52 shifter (no trapping conversion's range checks on the hot path).
