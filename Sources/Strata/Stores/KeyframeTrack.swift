@@ -76,9 +76,11 @@ struct CompiledKeyframes {
             width == 1 || abs(gaussLength(co, base, width, Double(i) * h, Double(i + 1) * h) - (cum[i + 1] - cum[i]))
                 <= 1e-13 * length
         }
-        // Length from 0 to s.
+        // Length from 0 to s (NaN for a NaN s: an interpolation that overflowed fails its
+        // check; a parameter outside [0, 1] measures from the nearest table interval).
         func lengthTo(_ s: Double) -> Double {
-            let i = Swift.min(Int(s * Double(k)), k - 1)
+            guard !s.isNaN else { return .nan }
+            let i = Swift.min(Int(Swift.min(Swift.max(s, 0), 1) * Double(k)), k - 1)
             let s0 = Double(i) * h
             if width == 1 { return cum[i] + length1D(co, base, s0, s) }
             if smooth[i] { return cum[i] + gaussLength(co, base, width, s0, s) }
