@@ -103,14 +103,7 @@ struct CompiledKeyframes {
         for j in 0...n {
             let s = j == 0 ? 0 : (j == n ? 1 : solve(Double(j) * w))
             // Speed over the mean and its derivative in s: v = |c'| / L, v' = (c' . c'') / (|c'| L).
-            var dot = 0.0, sq = 0.0
-            for c in 0..<width {
-                let o = base + c * 4
-                let d1 = (3 * co[o] * s + 2 * co[o + 1]) * s + co[o + 2]
-                let d2 = 6 * co[o] * s + 2 * co[o + 1]
-                sq += d1 * d1
-                dot += d1 * d2
-            }
+            let (sq, dot) = derivativeProducts(co, base, width, s)
             let v = sq.squareRoot() / length
             let dv = dot / (sq.squareRoot() * length)
             speed[j] = v
@@ -314,19 +307,28 @@ struct CompiledKeyframes {
         return total + refine(lo, s1, gaussLength(co, base, width, lo, s1), tolerance / 2, 30)
     }
 
+    /// c'(s) . c'(s) and c'(s) . c''(s) of a segment's lanes: the squared speed and half its
+    /// derivative.
+    @inline(__always)
+    static func derivativeProducts<C: RandomAccessCollection<Double>>(_ co: C, _ base: Int, _ width: Int,
+                                                                      _ s: Double) -> (squared: Double, dot: Double)
+    where C.Index == Int {
+        var squared = 0.0, dot = 0.0
+        for c in 0..<width {
+            let o = base + c * 4
+            let d1 = (3 * co[o] * s + 2 * co[o + 1]) * s + co[o + 2]
+            squared += d1 * d1
+            dot += d1 * (6 * co[o] * s + 2 * co[o + 1])
+        }
+        return (squared, dot)
+    }
+
     /// The minima of a segment's speed strictly inside (s0, s1), in order: where
     /// c'(s) . c''(s), a cubic, turns from negative to positive (16 samples, then bisection).
     static func speedMinima<C: RandomAccessCollection<Double>>(_ co: C, _ base: Int, _ width: Int,
                                                                _ s0: Double, _ s1: Double) -> [Double]
     where C.Index == Int {
-        func g(_ s: Double) -> Double {
-            var sum = 0.0
-            for c in 0..<width {
-                let o = base + c * 4
-                sum += ((3 * co[o] * s + 2 * co[o + 1]) * s + co[o + 2]) * (6 * co[o] * s + 2 * co[o + 1])
-            }
-            return sum
-        }
+        func g(_ s: Double) -> Double { derivativeProducts(co, base, width, s).dot }
         var minima: [Double] = []
         var a = s0, ga = g(s0)
         for q in 1...16 {
