@@ -216,3 +216,36 @@ private struct BoxAccumulator {
         return CGRect(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
     }
 }
+
+extension CGPath {
+    /// Beyond this magnitude a path coordinate is refused by paced keyframe animations: the
+    /// squared speed of a curve through it overflows, so its length cannot be measured.
+    package static let pacedCoordinateLimit = 1e150
+
+    /// Why `CAKeyframeAnimation` cannot move along this path, or nil: a point or control point
+    /// that is not finite, or (paced: `calculationMode` paced or cubicPaced) one beyond
+    /// ±`pacedCoordinateLimit`. The message names the element; both engines refuse the same
+    /// paths with it (and the animation is not added).
+    package func keyframeProblem(paced: Bool) -> (code: StrataDiagnosticCode, message: String)? {
+        for (i, e) in elements.enumerated() {
+            let points: [CGPoint]
+            switch e {
+            case .moveTo(let p), .addLine(let p): points = [p]
+            case .addQuadCurve(let p, let c): points = [c, p]
+            case .addCurve(let p, let c1, let c2): points = [c1, c2, p]
+            case .closeSubpath: points = []
+            }
+            for p in points {
+                let x = Double(p.x), y = Double(p.y)
+                guard x.isFinite && y.isFinite else {
+                    return (.nonFiniteValue, "CAKeyframeAnimation.path element \(i) has the point (\(x), \(y)), which is not finite")
+                }
+                if paced && max(abs(x), abs(y)) > Self.pacedCoordinateLimit {
+                    return (.invalidArgument, "CAKeyframeAnimation.path element \(i) has the point (\(x), \(y)), beyond ±1e150: "
+                        + "a paced path's length cannot be measured there")
+                }
+            }
+        }
+        return nil
+    }
+}

@@ -87,7 +87,7 @@ enum KeyframeSegment {
             let lm = (a + m) / 2, rm = (m + b) / 2
             let flm = speed(at: lm), frm = speed(at: rm)
             let left = simpson(a, m, fa, flm, fm), right = simpson(m, b, fm, frm, fb)
-            if depth <= 0 || abs(left + right - whole) <= 15 * tolerance {
+            if depth <= 0 || !(abs(left + right - whole) > 15 * tolerance) {   // NaN stops too
                 return left + right + (left + right - whole) / 15
             }
             return adaptive(a, m, fa, flm, fm, left, tolerance / 2, depth - 1)
@@ -261,6 +261,11 @@ enum KeyframeBuilder {
                 StrataDiagnostics.emit(.nonFiniteValue, "CAKeyframeAnimation values[\(i)] = \(c) is not finite; animation not added")
                 return nil
             }
+            if paced && c.contains(where: { abs($0) > CGPath.pacedCoordinateLimit }) {
+                StrataDiagnostics.emit(.invalidArgument, "CAKeyframeAnimation values[\(i)] = \(c) is beyond ±1e150: "
+                    + "a paced animation's length cannot be measured there; animation not added")
+                return nil
+            }
             points.append(c)
         }
         return build(animation, points: points)
@@ -317,6 +322,11 @@ enum KeyframeBuilder {
     /// A path becomes one segment per element (lines, quadratic and cubic curves;
     /// closeSubpath draws back to the subpath's start; a later moveTo jumps).
     static func buildPath(_ path: CGPath, _ animation: CAKeyframeAnimation) -> KeyframeSequence? {
+        let paced = animation.calculationMode == .paced || animation.calculationMode == .cubicPaced
+        if let problem = path.keyframeProblem(paced: paced) {
+            StrataDiagnostics.emit(problem.code, problem.message + "; animation not added")
+            return nil
+        }
         func c(_ p: CGPoint) -> [Double] { [Double(p.x), Double(p.y)] }
         var segments: [KeyframeSegment] = []
         var current = CGPoint.zero, subpathStart = CGPoint.zero

@@ -172,6 +172,72 @@ final class ExplicitBadInputTests: XCTestCase {
         XCTAssertEqual(animationKeys(of: scene.layer), [])
     }
 
+    func test_pathsWithNonFinitePointsAreRefusedInEveryMode() throws {
+        func path(_ bad: CGPoint, at slot: Int) -> CGMutablePath {
+            var points = [CGPoint(x: 0, y: 0), CGPoint(x: 10, y: 40), CGPoint(x: 30, y: 40), CGPoint(x: 50, y: 0)]
+            points[slot] = bad
+            let p = CGMutablePath()
+            p.move(to: points[0])
+            p.addCurve(to: points[3], control1: points[1], control2: points[2])
+            return p
+        }
+        for mode in [CAAnimationCalculationMode.linear, .discrete, .paced, .cubicPaced] {
+            for (bad, slot, what) in [(CGPoint(x: CGFloat.nan, y: 1), 1, "a NaN control point"),
+                                      (CGPoint(x: 5, y: -CGFloat.infinity), 3, "an infinite end point"),
+                                      (CGPoint(x: CGFloat.infinity, y: 0), 0, "an infinite start")] {
+                let animation = CAKeyframeAnimation(keyPath: "position")
+                animation.path = path(bad, at: slot)
+                animation.calculationMode = mode
+                animation.duration = 1
+                try assertRefused(animation, .nonFiniteValue, "\(what), mode \(mode.rawValue)")
+            }
+        }
+    }
+
+    /// Paced motion measures the path's length, and a curve through points beyond 1e150
+    /// overflows its squared speed (this hung both engines' length quadrature): refused with a
+    /// diagnostic, while the same points are accepted where nothing is measured and points
+    /// just inside the limit pace correctly.
+    func test_pacedMotionBeyondTheMeasurableRangeIsRefused() throws {
+        func curve(_ scale: Double) -> CGMutablePath {
+            let p = CGMutablePath()
+            p.move(to: CGPoint(x: 0, y: 0))
+            p.addCurve(to: CGPoint(x: scale, y: 0), control1: CGPoint(x: 0, y: scale), control2: CGPoint(x: scale, y: scale))
+            return p
+        }
+        for mode in [CAAnimationCalculationMode.paced, .cubicPaced] {
+            let far = CAKeyframeAnimation(keyPath: "position")
+            far.path = curve(1e200)
+            far.calculationMode = mode
+            far.duration = 1
+            try assertRefused(far, .invalidArgument, "a paced path through 1e200, mode \(mode.rawValue)")
+            try assertRefused(keyframe([CGPoint(x: 0, y: 0), CGPoint(x: 1e151, y: 1), CGPoint(x: 0, y: 2)],
+                                       keyPath: "position", mode: mode),
+                              .invalidArgument, "paced values beyond 1e150, mode \(mode.rawValue)")
+        }
+        // Unpaced, the same path only evaluates its polynomial: accepted, no diagnostic.
+        let scene = Scene(CALayer())
+        let unpaced = CAKeyframeAnimation(keyPath: "position")
+        unpaced.path = curve(1e200)
+        unpaced.duration = 1
+        XCTAssertEqual(StrataDiagnostics.capture { inTransaction { scene.layer.add(unpaced, forKey: "far") } }.count, 0)
+        scene.frame(at: 0.5)
+        XCTAssertEqual(Double(try scene.presented().position.x), 5e199, accuracy: 1e187)
+        XCTAssertEqual(Double(try scene.presented().position.y), 7.5e199, accuracy: 1e187)
+        // Inside the limit, paced: the curve is symmetric, so half its length is at its middle.
+        for mode in [CAAnimationCalculationMode.paced, .cubicPaced] {
+            let near = Scene(CALayer())
+            let paced = CAKeyframeAnimation(keyPath: "position")
+            paced.path = curve(1e140)
+            paced.calculationMode = mode
+            paced.duration = 1
+            XCTAssertEqual(StrataDiagnostics.capture { inTransaction { near.layer.add(paced, forKey: "near") } }.count, 0)
+            near.frame(at: 0.5)
+            XCTAssertEqual(Double(try near.presented().position.x), 5e139, accuracy: 1e131, "mode \(mode.rawValue)")
+            XCTAssertEqual(Double(try near.presented().position.y), 7.5e139, accuracy: 1e131, "mode \(mode.rawValue)")
+        }
+    }
+
     // MARK: Timing that Apple defines instead of refusing
 
     func test_negativeSpeedWithEveryFillModeStaysFinite() throws {

@@ -16,6 +16,7 @@ enum KeyframeCompiler {
             StrataDiagnostics.emit(.invalidArgument, "CAKeyframeAnimation \"\(a.keyPath ?? "")\" has no values and no path; animation not added")
             return nil
         }
+        let paced = a.calculationMode == .paced || a.calculationMode == .cubicPaced
         var points: [[Double]] = []
         for (i, v) in values.enumerated() {
             guard var l = LaneValue.lanes(v, kind: kind, width: width) else {
@@ -26,6 +27,11 @@ enum KeyframeCompiler {
             if kind == .color && l.allSatisfy({ $0.isNaN }) { l = [0, 0, 0, 0] }
             guard l.allSatisfy({ $0.isFinite }) else {
                 StrataDiagnostics.emit(.nonFiniteValue, "CAKeyframeAnimation values[\(i)] = \(l) is not finite; animation not added")
+                return nil
+            }
+            if paced && l.contains(where: { abs($0) > CGPath.pacedCoordinateLimit }) {
+                StrataDiagnostics.emit(.invalidArgument, "CAKeyframeAnimation values[\(i)] = \(l) is beyond ±1e150: "
+                    + "a paced animation's length cannot be measured there; animation not added")
                 return nil
             }
             points.append(l)
@@ -188,6 +194,10 @@ enum KeyframeCompiler {
     /// A path becomes one polynomial segment per element (lines, quadratic and cubic curves;
     /// closeSubpath draws back to the subpath's start; a later moveTo jumps).
     static func compilePath(_ path: CGPath, _ a: CAKeyframeAnimation, timings: TimingStore) -> CompiledKeyframes? {
+        if let problem = path.keyframeProblem(paced: a.calculationMode == .paced || a.calculationMode == .cubicPaced) {
+            StrataDiagnostics.emit(problem.code, problem.message + "; animation not added")
+            return nil
+        }
         var co: [Double] = []
         var current = CGPoint.zero, start = CGPoint.zero
         var first: CGPoint?

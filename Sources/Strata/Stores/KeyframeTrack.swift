@@ -292,7 +292,9 @@ struct CompiledKeyframes {
         func refine(_ lo: Double, _ hi: Double, _ whole: Double, _ tolerance: Double, _ depth: Int) -> Double {
             let mid = (lo + hi) / 2
             let left = gaussLength(co, base, width, lo, mid), right = gaussLength(co, base, width, mid, hi)
-            if depth == 0 || abs(left + right - whole) <= tolerance { return left + right }
+            // Not `<=`: a NaN difference (an overflowing speed) stops here rather than
+            // recursing 2^depth times.
+            if depth == 0 || !(abs(left + right - whole) > tolerance) { return left + right }
             return refine(lo, mid, left, tolerance / 2, depth - 1) + refine(mid, hi, right, tolerance / 2, depth - 1)
         }
         guard s1 > s0 else { return 0 }
