@@ -164,6 +164,44 @@ final class ActionLookupTests: XCTestCase {
         }
     }
 
+    /// What the walk passes over and what it reads late: a value that is not an action does not
+    /// hide a nested style's action for the same key; a Foundation dictionary changed after it
+    /// was put in the style is read as it is at the lookup (the style holds the reference); a
+    /// style edited in place takes effect when it is set again (it is a value).
+    func test_styleIsReadAsItIsAtTheLookup() {
+        forEachStrategy { ctx in
+            let outer = RecordingAction(), inner = RecordingAction()
+            let layer = DefaultActionLayer()
+            layer.style = [
+                "actions": ["opacity": 5, "position": outer] as [String: Any],
+                "style": ["actions": ["opacity": inner] as [String: CAAction]] as [AnyHashable: Any],
+            ]
+            XCTAssertIdentical(layer.action(forKey: "opacity") as AnyObject?, inner,
+                               "a number is not an action: the nested style answers. \(ctx)")
+            XCTAssertIdentical(layer.action(forKey: "position") as AnyObject?, outer, ctx)
+
+            let shared = NSMutableDictionary()
+            shared["opacity"] = outer
+            layer.style = ["actions": shared]
+            XCTAssertIdentical(layer.action(forKey: "opacity") as AnyObject?, outer, ctx)
+            shared["opacity"] = inner
+            shared["position"] = NSNull()
+            XCTAssertIdentical(layer.action(forKey: "opacity") as AnyObject?, inner,
+                               "the dictionary as it is now. \(ctx)")
+            XCTAssertNil(layer.action(forKey: "position"), ctx)
+
+            var style: [AnyHashable: Any] = ["actions": ["opacity": outer] as [String: CAAction]]
+            layer.style = style
+            XCTAssertIdentical(layer.action(forKey: "opacity") as AnyObject?, outer, ctx)
+            style["actions"] = ["opacity": inner] as [String: CAAction]
+            XCTAssertIdentical(layer.action(forKey: "opacity") as AnyObject?, outer, "the layer holds its own copy. \(ctx)")
+            layer.style = style
+            XCTAssertIdentical(layer.action(forKey: "opacity") as AnyObject?, inner, "set again. \(ctx)")
+            layer.style = nil
+            XCTAssertIdentical(layer.action(forKey: "opacity") as AnyObject?, DefaultActionLayer.opacityAction, ctx)
+        }
+    }
+
     func test_classDefaultActionIsConsultedAfterStyle() {
         forEachStrategy { ctx in
             let scene = Scene(DefaultActionLayer())

@@ -57,8 +57,55 @@ func keyedOutcome(_ key: PropertyID) -> ActionOutcome {
         ? .action(ToolboxImplicitAction.shared) : .none
 }
 
-/// Step 3: `style["actions"][key]`, then `style["style"]` recursively (bounded depth, so a
-/// style that contains itself cannot loop forever).
+/// Step 3 of the interned walk: the layer's style's actions, flattened into one table by
+/// interned key at the first lookup after `style` is set. Walking the style (as `chain` still
+/// does) casts its "actions" dictionary to `[AnyHashable: Any]`, a copy of the whole
+/// dictionary, at every lookup: lookup/style-hit/interned measured 3,070 ns walked, 70 ns with
+/// the table.
+func styleOutcome(_ layer: CALayer, _ key: PropertyID, _ name: String) -> ActionOutcome? {
+    guard let style = layer.style else { return nil }
+    let state = layer.objects
+    if case .unbuilt = state.styleActions { state.styleActions = StyleActions(style) }
+    if case .table(let table) = state.styleActions { return stepOutcome(table[key.raw]) }
+    return styleOutcome(style, name)
+}
+
+/// A style's actions as the interned walk reads them. `table`: by interned key (as
+/// `internedActions`), each key's first action in the walk's order (`style["actions"]`, then
+/// the nested `style["style"]`'s, 64 levels at most). `walk`: a table cannot stand for the
+/// style (a key that is not a Swift `String`, or a Foundation dictionary, a reference its
+/// holder can still change, at "actions" or "style"), so every lookup walks it.
+enum StyleActions {
+    case unbuilt
+    case walk
+    case table([Int32: CAAction])
+
+    init(_ style: [AnyHashable: Any]) {
+        @inline(__always) func isReference(_ v: Any) -> Bool { type(of: v) is AnyClass }
+        var table: [Int32: CAAction] = [:]
+        var level: [AnyHashable: Any]? = style
+        var depth = 0
+        while let st = level, depth < 64 {
+            if let raw = st["actions"] {
+                if isReference(raw) { self = .walk; return }
+                // As the walk: a value that is not a dictionary, or not an action, is passed over.
+                for (k, v) in raw as? [AnyHashable: Any] ?? [:] {
+                    guard let name = k.base as? String else { self = .walk; return }
+                    let key = KeyInterner.id(name).raw
+                    if table[key] == nil, let action = v as? CAAction { table[key] = action }
+                }
+            }
+            guard let next = st["style"] else { break }
+            if isReference(next) { self = .walk; return }
+            level = next as? [AnyHashable: Any]
+            depth += 1
+        }
+        self = .table(table)
+    }
+}
+
+/// Step 3, walked: `style["actions"][key]`, then `style["style"]` recursively (bounded depth,
+/// so a style that contains itself cannot loop forever).
 func styleOutcome(_ style: [AnyHashable: Any]?, _ name: String) -> ActionOutcome? {
     var s = style
     var depth = 0
@@ -107,7 +154,7 @@ struct InternedLookup: ActionLookup {
         if f & LayerFlags.hasDelegate != 0, let d = layer.delegate,
            let o = stepOutcome(d.action(for: layer, forKey: name)) { return o }
         if f & LayerFlags.hasActions != 0, let o = stepOutcome(layer.internedActions[key.raw]) { return o }
-        if f & LayerFlags.hasStyle != 0, let o = styleOutcome(layer.style, name) { return o }
+        if f & LayerFlags.hasStyle != 0, let o = styleOutcome(layer, key, name) { return o }
         if f & LayerFlags.customClass != 0,
            let o = stepOutcome(type(of: layer).defaultAction(forKey: name)) { return o }
         return builtInOutcome(layer, key, flags: f)

@@ -75,6 +75,7 @@ open class CALayer: NSObject, CAMediaTiming {
         didSet {
             if row < 0 { copyChanged = true }
             if refusedOnAnotherThread() { style = oldValue; return }
+            objectState?.styleActions = .unbuilt
             setFlag(LayerFlags.hasStyle, style != nil)
         }
     }
@@ -744,6 +745,8 @@ final class LayerObjectState {
     var animatedCustom: [Int32: Any] = [:]
     var committed: [Int32: Any] = [:]
     var internedActions: [Int32: CAAction] = [:]
+    /// `style`'s actions as the lookup reads them (`StyleActions`); reset when `style` is set.
+    var styleActions = StyleActions.unbuilt
 }
 
 /// What `init(presenting:)` hands `init(layer:)`: the layer a presentation copy of the engine's
