@@ -330,13 +330,6 @@ final class TimingStore {
             let kind = UnsafeRawPointer(vectorKind.base + b).loadUnaligned(as: UInt64.self)
             let running = live & bytes8(started.base, b)
             let candidate = running & ((kind | kind >> 1) & ones)
-            if running & (kind >> 2) & ones == ones && n - b >= 8 {
-                // 8 started springs: solved in the third pass, in a loop of their own.
-                springCount &+= 1
-                springsListed[-springCount] = Int32(truncatingIfNeeded: b)
-                b += 8
-                continue
-            }
             if candidate == ones && n - b >= 8 {
                 let d = load8(durationColumn.base, b)
                 let a = (nowV - load8(begin.base, b)) * load8(speedColumn.base, b)
@@ -350,6 +343,15 @@ final class TimingStore {
                     b += 8
                     continue
                 }
+            }
+            // After the curves' test: tested first, it cost own-curve frames 0.7 instructions
+            // per animation (the count gate's +1.2%).
+            if running & (kind >> 2) & ones == ones && n - b >= 8 {
+                // 8 started springs: solved in the third pass, in a loop of their own.
+                springCount &+= 1
+                springsListed[-springCount] = Int32(truncatingIfNeeded: b)
+                b += 8
+                continue
             }
             evaluateMixedBlock(b, lanes: min(8, n - b), live: live, candidate: candidate, now: now)
             b += 8
