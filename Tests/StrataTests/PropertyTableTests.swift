@@ -4,6 +4,25 @@ import XCTest
 /// The literal constants the lookup's hot path reads instead of the table (no lazy global on
 /// that path) must say what the table says, row by row.
 final class PropertyTableTests: XCTestCase {
+    /// The well-known keys' fixed ids (literals after the built-in names) name their keys both
+    /// ways, and a key interned later gets an id after them.
+    func test_wellKnownKeysHaveTheirFixedIds() {
+        let fixed: [(PropertyID, String)] = [
+            (KeyInterner.onOrderIn, "onOrderIn"), (KeyInterner.onOrderOut, "onOrderOut"),
+            (KeyInterner.transition, "transition"), (KeyInterner.contentsCenter, "contentsCenter"),
+            (KeyInterner.rasterizationScale, "rasterizationScale"),
+        ]
+        for (id, name) in fixed {
+            XCTAssertEqual(KeyInterner.id(name), id, name)
+            XCTAssertEqual(KeyInterner.name(id), name)
+            XCTAssertFalse(id.isBuiltIn, name)
+        }
+        XCTAssertEqual(Set(fixed.map(\.0.raw)), Set((0..<5).map { Int32(PropertyTable.count + $0) }))
+        let later = KeyInterner.id("strataWellKnownKeysTestKey")
+        XCTAssertGreaterThan(later.raw, KeyInterner.rasterizationScale.raw)
+        XCTAssertEqual(KeyInterner.name(later), "strataWellKnownKeysTestKey")
+    }
+
     func test_literalMasksAgreeWithTheTable() {
         let rows = PropertyTable.rows
         XCTAssertEqual(PropertyTable.count, rows.count)

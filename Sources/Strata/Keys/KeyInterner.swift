@@ -6,8 +6,13 @@ import Foundation
 /// existing keys take a lock only for strings that are not built-in names.
 enum KeyInterner {
     private static let lock = NSLock()
-    nonisolated(unsafe) private static var ids: [String: Int32] = [:]
-    nonisolated(unsafe) private static var names: [String] = PropertyTable.rows.map(\.name)
+    /// The well-known keys below take the ids after the built-in names, fixed, so reading
+    /// one is a constant: as lazily interned globals, each read went through `swift_once`
+    /// (lookup/miss/interned spent 40% of its time there, for two keys compared per lookup).
+    private static let wellKnown = ["onOrderIn", "onOrderOut", "transition", "contentsCenter", "rasterizationScale"]
+    nonisolated(unsafe) private static var ids: [String: Int32] =
+        Dictionary(uniqueKeysWithValues: wellKnown.enumerated().map { ($1, Int32(PropertyTable.count + $0)) })
+    nonisolated(unsafe) private static var names: [String] = PropertyTable.rows.map(\.name) + wellKnown
 
     /// The id of `key`, interning it if new.
     static func id(_ key: String) -> PropertyID {
@@ -27,11 +32,11 @@ enum KeyInterner {
         return names[id.index]
     }
 
-    /// Well-known event keys, interned at start-up.
-    static let onOrderIn = id("onOrderIn")
-    static let onOrderOut = id("onOrderOut")
-    static let transition = id("transition")
+    /// Well-known event keys, at fixed ids (`wellKnown`, after the 44 built-in names).
+    static let onOrderIn = PropertyID(44)
+    static let onOrderOut = PropertyID(45)
+    static let transition = PropertyID(46)
     /// CALayer's keyed values with an implicit action (`ToolboxImplicitAction.forLayerKey`).
-    static let contentsCenter = id("contentsCenter")
-    static let rasterizationScale = id("rasterizationScale")
+    static let contentsCenter = PropertyID(47)
+    static let rasterizationScale = PropertyID(48)
 }
