@@ -90,7 +90,9 @@ enum StyleActions {
                 if isReference(raw) { self = .walk; return }
                 // As the walk: a value that is not a dictionary, or not an action, is passed over.
                 for (k, v) in raw as? [AnyHashable: Any] ?? [:] {
-                    guard let name = k.base as? String else { self = .walk; return }
+                    // A Swift `String` exactly: a Foundation string key may hash apart
+                    // from the `String` the walk looks up, so such styles are walked.
+                    guard type(of: k.base) == String.self, let name = k.base as? String else { self = .walk; return }
                     let key = KeyInterner.id(name).raw
                     if table[key] == nil, let action = v as? CAAction { table[key] = action }
                 }
