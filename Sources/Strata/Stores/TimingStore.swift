@@ -381,7 +381,8 @@ final class TimingStore {
             let y = SpringKernel.progress(t: t, a: load8(springA.base, b), w: w, phi: load8(springPhi.base, b),
                                           r: load8(springR.base, b), c: load8(springC.base, b))
             if ok == all {
-                // Neither cumulative nor a group: phase and progress are all a spring writes.
+                // A spring entry is neither cumulative (its iteration stays 0) nor a group (no
+                // child reads its childTime): phase and progress are all it writes.
                 UnsafeMutableRawPointer(phase.base + b)
                     .storeBytes(of: SIMD8<UInt8>(repeating: TimingPhase.active.rawValue), as: SIMD8<UInt8>.self)
                 UnsafeMutableRawPointer(progress.base + b).storeBytes(of: y, as: SIMD8<Double>.self)
@@ -440,11 +441,12 @@ final class TimingStore {
         }
     }
 
-    /// A block with springs of their own (kind 4, started): the spring lanes inside their
+    /// A block with springs of their own (kind 4, started) that is not 8 springs all running
+    /// (those `springListed` finishes with two vector stores): the spring lanes inside their
     /// active duration solved 8 at a time, progress = 1 - exp(-a t) (cos(w t) + b sin(w t) +
-    /// c t) with t = (now - begin) * speed (`SpringCurve`, as `SpringKernel` computes it);
-    /// every other live lane, and a
-    /// spring lane whose angle w t is beyond the vector sine's range, by `evaluateEntry`.
+    /// c t) with t = (now - begin) * speed (`SpringCurve`, as `SpringKernel` computes it),
+    /// written lane by lane; every other live lane, and a spring lane whose angle w t is
+    /// beyond the vector cosine's range, by `evaluateEntry`.
     @inline(never)
     private func evaluateSpringBlock(_ b: Int, lanes: Int, live: UInt64, springs: UInt64, now: Double) {
         let nowV = SIMD8<Double>(repeating: now)
@@ -456,15 +458,6 @@ final class TimingStore {
         let y = SpringKernel.progress(t: t, a: load8(springA.base, b), w: load8(springW.base, b),
                                       phi: load8(springPhi.base, b), r: load8(springR.base, b), c: load8(springC.base, b))
         let ok = inside & inRange
-        let all = SIMD8<Int64>(repeating: -1)
-        if springs == 0x0101_0101_0101_0101 && ok == all {
-            // A spring entry is neither cumulative (its iteration stays 0) nor a group (no
-            // child reads its childTime): phase and progress are all it writes.
-            UnsafeMutableRawPointer(phase.base + b)
-                .storeBytes(of: SIMD8<UInt8>(repeating: TimingPhase.active.rawValue), as: SIMD8<UInt8>.self)
-            UnsafeMutableRawPointer(progress.base + b).storeBytes(of: y, as: SIMD8<Double>.self)
-            return
-        }
         for j in 0..<lanes where (live >> UInt64(8 * j)) & 1 != 0 {
             let i = b + j
             if (springs >> UInt64(8 * j)) & 1 != 0 && ok[j] != 0 {
