@@ -38,9 +38,15 @@ func stepOutcome(_ a: CAAction?) -> ActionOutcome? {
 /// Step 5: the built-in implicit action of a key on a layer.
 @inline(__always)
 func builtInOutcome(_ layer: CALayer, _ key: PropertyID, flags: UInt16) -> ActionOutcome {
-    guard key.isBuiltIn else { return keyedOutcome(key) }
-    // Bit tests on literal masks: no table load, no lazy-global check.
+    guard key.isBuiltIn else {
+        // Two literal ids compared inline: most keys that are not built in have no action,
+        // and the call that builds the action is taken only for the two that do.
+        return key == KeyInterner.contentsCenter || key == KeyInterner.rasterizationScale ? keyedOutcome(key) : .none
+    }
+    // Bit tests on literal masks: no table load, no lazy-global check. The common answer
+    // first: one test rather than three.
     let bit = UInt64(1) << UInt64(truncatingIfNeeded: key.raw)
+    if PropertyTable.basicBits & bit != 0 { return .builtIn(.basic) }
     if PropertyTable.noActionBits & bit != 0 { return .none }
     if PropertyTable.shapeOnlyBits & bit != 0 && flags & LayerFlags.isShape == 0 { return .none }
     return .builtIn(PropertyTable.transitionBits & bit != 0 ? .transition : .basic)
@@ -49,8 +55,9 @@ func builtInOutcome(_ layer: CALayer, _ key: PropertyID, flags: UInt16) -> Actio
 /// Step 5 for a key kept as a keyed value: CALayer's animatable ones among them
 /// (`contentsCenter`, `rasterizationScale`) animate implicitly; other keys have no action.
 /// Their ids are compared, interned once (`KeyInterner`): reading the key's name back took
-/// the interner's lock and a string compare per lookup (27 ns a miss). Out of line: the
-/// built-in keys' step stays small.
+/// the interner's lock and a string compare per lookup (27 ns a miss). Out of line, and
+/// reached only for those two keys (`builtInOutcome` compares the ids first): the step of
+/// every other key stays small.
 @inline(never)
 func keyedOutcome(_ key: PropertyID) -> ActionOutcome {
     key == KeyInterner.contentsCenter || key == KeyInterner.rasterizationScale
@@ -186,8 +193,10 @@ struct CachedLookup: ActionLookup {
     func lookup(_ layer: CALayer, _ key: PropertyID) -> ActionOutcome {
         let context = layer.engine
         let f = context.layers.flags[Int(layer.row)]
+        // A plain layer first, in one test (two, nested, measured 1.24 ns a built-in lookup
+        // against the interned walk's 0.97).
+        if f & (LayerFlags.lookupSteps | LayerFlags.overridesAction) == 0 { return builtInOutcome(layer, key, flags: f) }
         if f & (LayerFlags.hasDelegate | LayerFlags.hasActions | LayerFlags.hasStyle | LayerFlags.overridesAction) == 0 {
-            if f & LayerFlags.customClass == 0 { return builtInOutcome(layer, key, flags: f) }
             return context.actionCache.outcome(layer, key, flags: f)
         }
         return InternedLookup().walk(layer, key, f)

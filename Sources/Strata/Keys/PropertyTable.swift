@@ -169,6 +169,8 @@ enum PropertyTable {
             precondition((shapeOnlyBits & bit != 0) == row.shapeOnly, "PropertyTable.shapeOnlyBits disagrees at \(row.name)")
             precondition((noActionBits & bit != 0) == (row.action == .none), "PropertyTable.noActionBits disagrees at \(row.name)")
             precondition((transitionBits & bit != 0) == (row.action == .transition), "PropertyTable.transitionBits disagrees at \(row.name)")
+            precondition((basicBits & bit != 0) == (row.action == .basic && !row.shapeOnly),
+                         "PropertyTable.basicBits disagrees at \(row.name)")
         }
         return r
     }()
@@ -182,6 +184,10 @@ enum PropertyTable {
     @usableFromInline static let noActionBits: UInt64 = 0xff8_0008_0000
     /// Bit `id` set: the property's built-in action is a transition (contents, filters, ...).
     @usableFromInline static let transitionBits: UInt64 = 0x7_8800_0000
+    /// Bit `id` set: the property animates with a basic animation on every layer class (not
+    /// shape-only, not a transition, not without action): the lookup's common answer, one bit
+    /// test.
+    @usableFromInline static let basicBits: UInt64 = 0x3007_ffff
     /// Total lanes of one layer's snapshot (every lane property).
     static let snapshotLanes = rows.reduce(0) { $0 + $1.width }
     /// The snapshot of a new layer: every default.
