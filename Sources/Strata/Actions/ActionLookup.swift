@@ -42,7 +42,7 @@ func builtInOutcome(_ layer: CALayer, _ key: PropertyID, flags: UInt16) -> Actio
     // Bit tests on literal masks: no table load, no lazy-global check. The common answer
     // first: one test rather than three.
     let bit = UInt64(1) << UInt64(truncatingIfNeeded: key.raw)
-    if PropertyTable.basicBits & bit != 0 { return .builtIn(.basic) }
+    if _fastPath(PropertyTable.basicBits & bit != 0) { return .builtIn(.basic) }
     if PropertyTable.noActionBits & bit != 0 { return .none }
     if PropertyTable.shapeOnlyBits & bit != 0 && flags & LayerFlags.isShape == 0 { return .none }
     return .builtIn(PropertyTable.transitionBits & bit != 0 ? .transition : .basic)
@@ -190,9 +190,10 @@ struct CachedLookup: ActionLookup {
     func lookup(_ layer: CALayer, _ key: PropertyID) -> ActionOutcome {
         let context = layer.engine
         let f = context.layers.flags[Int(layer.row)]
-        // A plain layer first, in one test (two, nested, measured 1.24 ns a built-in lookup
-        // against the interned walk's 0.97).
-        if f & (LayerFlags.lookupSteps | LayerFlags.overridesAction) == 0 { return builtInOutcome(layer, key, flags: f) }
+        // A plain layer first, in one test, as the interned walk does (two, nested, measured
+        // 1.24 ns a built-in lookup against its 0.97). A class that overrides
+        // `action(forKey:)` is a custom class (`CALayer.register`): `lookupSteps` covers it.
+        if f & LayerFlags.lookupSteps == 0 { return builtInOutcome(layer, key, flags: f) }
         if f & (LayerFlags.hasDelegate | LayerFlags.hasActions | LayerFlags.hasStyle | LayerFlags.overridesAction) == 0 {
             return context.actionCache.outcome(layer, key, flags: f)
         }
