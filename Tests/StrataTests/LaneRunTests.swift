@@ -89,9 +89,64 @@ final class KeyframePoolTests: XCTestCase {
                     XCTAssertEqual(shown, k[seg] + (k[seg + 1] - k[seg]) * local, accuracy: 1e-9, "layer \(i) at \(t)")
                 }
             }
+            // One key schedule for all of them (equal key times, no curves): its members and
+            // the slots still point at each other after the swaps.
             let track = EngineContext.current.animations.keyframeTracks[0]
             XCTAssertEqual(track.count, n / 5)
-            XCTAssertLessThan(track.coefficients.count, 2 * (n / 5) * 7 * 4, "the pools were compacted")
+            XCTAssertEqual(track.pooledSlots, 0)
+            XCTAssertEqual(track.schedules.filter { $0.count > 0 }.count, 1)
+            for s in 0..<track.count {
+                let g = Int(track.schedule[s])
+                XCTAssertGreaterThanOrEqual(g, 0)
+                XCTAssertEqual(track.schedules[g].members[Int(track.member[s])], Int32(s), "slot \(s)")
+            }
+        }
+    }
+
+    /// Slots that turn the layer keep their keys in the pools: removals compact them.
+    func test_pooledSlotsSurviveCompaction() {
+        onFreshEngine {
+            let n = 300
+            let root = CALayer()
+            let renderer = CARenderer(layer: root)
+            let layers = (0..<n).map { _ in CALayer() }
+            withActionsDisabled { for l in layers { root.addSublayer(l) } }
+            renderer.renderFrame(atTime: 0)
+            // Each layer a straight path of its own, 4 segments, turning the layer.
+            func ends(_ i: Int) -> [Double] { (0..<5).map { Double((i * 7 + $0 * 13) % 50) } }
+            inTransaction {
+                for (i, l) in layers.enumerated() {
+                    let path = CGMutablePath()
+                    let e = ends(i)
+                    path.move(to: CGPoint(x: e[0], y: 0))
+                    for k in 1..<5 { path.addLine(to: CGPoint(x: e[k], y: Double(k))) }
+                    let a = CAKeyframeAnimation(keyPath: "position")
+                    a.path = path
+                    a.rotationMode = .rotateAuto
+                    a.duration = 1
+                    l.add(a, forKey: "k")
+                }
+            }
+            var removed = Set<Int>()
+            for (step, t) in [0.05, 0.3, 0.5, 0.55, 0.9, 0.1].enumerated() {
+                if step == 3 {
+                    for i in 0..<n where i % 5 != 0 { layers[i].removeAnimation(forKey: "k"); removed.insert(i) }
+                }
+                renderer.renderFrame(atTime: t)
+                for (i, l) in layers.enumerated() {
+                    let shown = l.presentation()!.position
+                    if removed.contains(i) { XCTAssertEqual(shown, .zero, "layer \(i) at \(t): the model"); continue }
+                    // Linear calculation mode: 4 segments of equal time.
+                    let e = ends(i), u = t * 4, seg = min(Int(u), 3), local = u - Double(seg)
+                    XCTAssertEqual(Double(shown.x), e[seg] + (e[seg + 1] - e[seg]) * local, accuracy: 1e-9, "layer \(i) at \(t)")
+                    XCTAssertEqual(Double(shown.y), Double(seg) + local, accuracy: 1e-9, "layer \(i) at \(t)")
+                }
+            }
+            let track = EngineContext.current.animations.keyframeTracks[0]
+            XCTAssertEqual(track.count, n / 5)
+            XCTAssertEqual(track.pooledSlots, n / 5)
+            XCTAssertTrue(track.schedules.allSatisfy { $0.count == 0 })
+            XCTAssertLessThan(track.coefficients.count, 2 * (n / 5) * 4 * 2 * 4, "the pools were compacted")
         }
     }
 }

@@ -396,8 +396,9 @@ final class KeyframeTrack {
     /// Slots flagged `decompose` (whole transforms that turn, or cumulative): evaluated again
     /// after the others, so the loop over the others is unchanged.
     @exclusivity(unchecked) private(set) var decomposedSlots = 0
-    /// Slots with an inverse arc-length table (paced paths and cubicPaced keyframes): while
-    /// there are none, the loop is a copy compiled without the inversion.
+    /// Pooled slots with an inverse arc-length table (paced paths and cubicPaced keyframes
+    /// that turn the layer; others share a schedule): while there are none, the loop is a
+    /// copy compiled without the inversion.
     @exclusivity(unchecked) private(set) var arcSlots = 0
     @exclusivity(unchecked) var layer: Column<Int32>
     @exclusivity(unchecked) var timing: Column<Int32>
@@ -416,6 +417,20 @@ final class KeyframeTrack {
     @exclusivity(unchecked) var angle: Column<Double>
     /// Whole transforms: the slot's first segment blend in `blends` (-1: none).
     @exclusivity(unchecked) var blendStart: Column<Int32>
+    /// The slot's shared schedule in `schedules` (-1: its keys are in the pools) and its
+    /// member index there.
+    @exclusivity(unchecked) var schedule: Column<Int32>
+    @exclusivity(unchecked) var member: Column<Int32>
+    /// Slots that share key times and curves (`KeyframeSchedule`): every slot that neither
+    /// turns, decomposes nor has arc tables. Freed schedules are reused from
+    /// `freeSchedules`; `scheduleIndex` finds a schedule by its keys at `append`.
+    @exclusivity(unchecked) private(set) var schedules: [KeyframeSchedule] = []
+    @exclusivity(unchecked) private var scheduleKeys: [KeyframeScheduleKey?] = []
+    @exclusivity(unchecked) private var scheduleIndex: [KeyframeScheduleKey: Int32] = [:]
+    @exclusivity(unchecked) private var freeSchedules: [Int32] = []
+    /// Slots whose keys are in the pools (evaluated one by one, as they were before
+    /// schedules).
+    @exclusivity(unchecked) private(set) var pooledSlots = 0
 
     // Pools (append; compacted when half is garbage).
     @exclusivity(unchecked) var times = Pool<Double>()
@@ -435,6 +450,7 @@ final class KeyframeTrack {
         capacity * (4 * 8 + 1 + 8 + 2 * width * 8 + 8 + 4)
             + times.capacity * 8 + curves.capacity * 4 + coefficients.capacity * 8 + arcs.capacity * 8
             + blends.capacity * MemoryLayout<TransformBlend>.stride + keys.capacity * 8 + capacity * 8
+            + capacity * 8 + schedules.indices.reduce(0) { $0 + (scheduleKeys[$1] == nil ? 0 : schedules[$1].bytesAllocated) }
     }
 
     init(property: PropertyID, offset: Int, width: Int) {
@@ -453,12 +469,15 @@ final class KeyframeTrack {
         angle = Column(capacity: c, fill: .nan)
         blendStart = Column(capacity: c, fill: -1)
         keyStart = Column(capacity: c, fill: -1); keyCount = Column(capacity: c, fill: 0)
+        schedule = Column(capacity: c, fill: -1); member = Column(capacity: c, fill: 0)
     }
 
     deinit {
         layer.free(); timing.free(); record.free(); flags.free(); segmentStart.free(); timeStart.free()
         coefficientStart.free(); arcStart.free(); segmentCount.free(); lastSegment.free()
         span.free(); scratch.free(); angle.free(); blendStart.free(); keyStart.free(); keyCount.free()
+        schedule.free(); member.free()
+        for g in schedules.indices where scheduleKeys[g] != nil { schedules[g].free() }
         times.free(); curves.free(); coefficients.free(); arcs.free(); blends.free(); keys.free()
     }
 
@@ -469,6 +488,7 @@ final class KeyframeTrack {
         arcStart.grow(to: c, fill: -1); segmentCount.grow(to: c, fill: 0); lastSegment.grow(to: c, fill: 0)
         span.grow(to: c * width, fill: 0); scratch.grow(to: c * width, fill: 0); angle.grow(to: c, fill: .nan)
         blendStart.grow(to: c, fill: -1); keyStart.grow(to: c, fill: -1); keyCount.grow(to: c, fill: 0)
+        schedule.grow(to: c, fill: -1); member.grow(to: c, fill: 0)
         capacity = c
     }
 
@@ -477,10 +497,21 @@ final class KeyframeTrack {
         let s = count
         count += 1
         layer[s] = l; timing[s] = t; record[s] = r; flags[s] = f
-        timeStart[s] = Int32(times.count); times.append(contentsOf: k.times)
-        segmentStart[s] = Int32(curves.count); curves.append(contentsOf: k.curves)
-        coefficientStart[s] = Int32(coefficients.count); coefficients.append(contentsOf: k.coefficients)
-        if k.arcTables.isEmpty { arcStart[s] = -1 } else { arcStart[s] = Int32(arcs.count); arcs.append(contentsOf: k.arcTables) }
+        if f & (SlotFlags.rotate | SlotFlags.decompose) == 0 && k.blends.isEmpty && k.segments > 0 {
+            let g = scheduleFor(k)
+            schedule[s] = g
+            member[s] = schedules[Int(g)].append(slot: Int32(s), k.coefficients)
+            timeStart[s] = 0; segmentStart[s] = 0; coefficientStart[s] = 0
+        } else {
+            schedule[s] = -1
+            pooledSlots += 1
+            timeStart[s] = Int32(times.count); times.append(contentsOf: k.times)
+            segmentStart[s] = Int32(curves.count); curves.append(contentsOf: k.curves)
+            coefficientStart[s] = Int32(coefficients.count); coefficients.append(contentsOf: k.coefficients)
+        }
+        if k.arcTables.isEmpty || schedule[s] >= 0 { arcStart[s] = -1 } else {
+            arcStart[s] = Int32(arcs.count); arcs.append(contentsOf: k.arcTables)
+        }
         if k.blends.isEmpty { blendStart[s] = -1 } else { blendStart[s] = Int32(blends.count); blends.append(contentsOf: k.blends) }
         if f & SlotFlags.decompose == 0 || k.keys.isEmpty { keyStart[s] = -1; keyCount[s] = 0 } else {
             keyStart[s] = Int32(keys.count); keyCount[s] = Int32(k.keys.count / 16); keys.append(contentsOf: k.keys)
@@ -488,7 +519,7 @@ final class KeyframeTrack {
         segmentCount[s] = Int32(k.segments)
         lastSegment[s] = 0
         if f & SlotFlags.decompose != 0 { decomposedSlots += 1 }
-        if !k.arcTables.isEmpty { arcSlots += 1 }
+        if arcStart[s] >= 0 { arcSlots += 1 }
         for c in 0..<width {
             span[s * width + c] = k.span.isEmpty ? 0 : k.span[c]
             scratch[s * width + c] = 0
@@ -497,10 +528,45 @@ final class KeyframeTrack {
         return Int32(s)
     }
 
+    /// The schedule of k's key times and curves, made if there is none.
+    private func scheduleFor(_ k: CompiledKeyframes) -> Int32 {
+        let key = KeyframeScheduleKey(k)
+        if let g = scheduleIndex[key] { return g }
+        let made = KeyframeSchedule(k, width: width)
+        let g: Int32
+        if let free = freeSchedules.popLast() {
+            g = free
+            schedules[Int(g)] = made; scheduleKeys[Int(g)] = key
+        } else {
+            g = Int32(schedules.count)
+            schedules.append(made); scheduleKeys.append(key)
+        }
+        scheduleIndex[key] = g
+        return g
+    }
+
+    /// Takes slot s out of its schedule, freeing the schedule when s was its last member.
+    private func leaveSchedule(_ s: Int) {
+        let g = Int(schedule[s])
+        let moved = schedules[g].remove(Int(member[s]))
+        if moved >= 0 { member[Int(moved)] = member[s] }
+        if schedules[g].count == 0, let key = scheduleKeys[g] {
+            schedules[g].free()
+            scheduleKeys[g] = nil
+            scheduleIndex[key] = nil
+            freeSchedules.append(Int32(g))
+        }
+    }
+
     /// Removes slot s (the last slot moves into it); returns the moved record or -1.
     func remove(_ s: Int32) -> Int32 {
         let s = Int(s), last = count - 1
-        garbage += Int(segmentCount[s]) * (2 + 4 * width)
+        if schedule[s] >= 0 {
+            leaveSchedule(s)
+        } else {
+            garbage += Int(segmentCount[s]) * (2 + 4 * width)
+            pooledSlots -= 1
+        }
         if flags[s] & SlotFlags.decompose != 0 { decomposedSlots -= 1 }
         if arcStart[s] >= 0 { arcSlots -= 1 }
         if s != last {
@@ -509,6 +575,8 @@ final class KeyframeTrack {
             coefficientStart[s] = coefficientStart[last]; arcStart[s] = arcStart[last]
             segmentCount[s] = segmentCount[last]; lastSegment[s] = lastSegment[last]
             blendStart[s] = blendStart[last]; keyStart[s] = keyStart[last]; keyCount[s] = keyCount[last]
+            schedule[s] = schedule[last]; member[s] = member[last]
+            if schedule[s] >= 0 { schedules[Int(schedule[s])].members[Int(member[s])] = Int32(s) }
             for c in 0..<width {
                 span[s * width + c] = span[last * width + c]
                 scratch[s * width + c] = scratch[last * width + c]
@@ -525,7 +593,7 @@ final class KeyframeTrack {
         var t = Pool<Double>(), cv = Pool<Int32>(), co = Pool<Double>(), ar = Pool<Double>(), bl = Pool<TransformBlend>()
         var ks = Pool<Double>()
         let arcLen = CompiledKeyframes.arcStride
-        for s in 0..<count {
+        for s in 0..<count where schedule[s] < 0 {
             let n = Int(segmentCount[s])
             let ts = Int(timeStart[s]), ss = Int(segmentStart[s]), cs = Int(coefficientStart[s])
             timeStart[s] = Int32(t.count); t.append(from: times, ts, n + 1)
@@ -554,23 +622,11 @@ final class KeyframeTrack {
     @inline(__always)
     func locate(_ s: Int, _ u: Double, curveTable: UnsafePointer<UnitBezier>, arcs: Bool = true)
         -> (segment: Int, local: Double) {
-        let n = Int(segmentCount[s])
-        let tm = times.base + Int(timeStart[s])
-        // The segment of the last frame, if u is still in it (keys are non-decreasing, so
-        // that is the segment the search from 0 finds), else the search.
-        var i = Int(lastSegment[s])
-        if !((i == 0 || u >= tm[i]) && (i == n &- 1 || u < tm[i &+ 1])) {
-            i = 0
-            while i < n &- 1 && u >= tm[i &+ 1] { i &+= 1 }
-            lastSegment[s] = Int32(truncatingIfNeeded: i)
-        }
-        let t0 = tm[i], t1 = tm[i &+ 1]
-        var x = t1 > t0 ? (u - t0) / (t1 - t0) : (u >= t1 ? 1 : 0)
-        x = x < 0 ? 0 : (x > 1 ? 1 : x)
-        let cid = Int(curves[Int(segmentStart[s]) &+ i])
-        if cid != 0 { x = curveTable[cid].solve(x) }
-        if arcs && arcStart[s] >= 0 { x = invertArc(s, i, x) }
-        return (i, x)
+        let hint = Int(lastSegment[s])
+        let (i, x) = locateSegment(u, times: times.base + Int(timeStart[s]), curves: curves.base + Int(segmentStart[s]),
+                                   segments: Int(segmentCount[s]), from: hint, curveTable: curveTable)
+        if i != hint { lastSegment[s] = Int32(truncatingIfNeeded: i) }
+        return (i, arcs && arcStart[s] >= 0 ? invertArc(s, i, x) : x)
     }
 
     /// A whole-transform slot flagged `decompose`: segment `i` at parameter `x` by
@@ -607,11 +663,12 @@ final class KeyframeTrack {
                   iteration: UnsafeMutablePointer<Double>, curveTable: [UnitBezier],
                   presentation pres: UnsafeMutablePointer<Double>, model: UnsafeMutablePointer<Double>) {
         curveTable.withUnsafeBufferPointer { table in
+            if pooledSlots < count { evaluateSchedules(prog, phase, iteration, table.baseAddress!, pres, model) }
             // Two copies of the loop: inlined in the one without tables, the inversion made
             // the keyframe loop 6 instructions longer per slot (139 -> 145).
             if arcSlots > 0 {
                 evaluate(prog, phase, iteration, table.baseAddress!, pres, model, arcs: true)
-            } else {
+            } else if pooledSlots > 0 {
                 evaluate(prog, phase, iteration, table.baseAddress!, pres, model, arcs: false)
             }
             if decomposedSlots > 0 { evaluateDecomposed(prog, phase, iteration, table.baseAddress!, pres) }
@@ -635,13 +692,67 @@ final class KeyframeTrack {
         }
     }
 
+    /// The slots of each schedule, member by member: the segment and its local parameter
+    /// are found once for each run of members on one timing entry (all of them, for
+    /// animations added together), and each member's coefficients are the next in the
+    /// segment's slab.
+    @inline(never)
+    private func evaluateSchedules(_ prog: UnsafeMutablePointer<Double>, _ phase: UnsafeMutablePointer<UInt8>,
+                                   _ iteration: UnsafeMutablePointer<Double>, _ curveTable: UnsafePointer<UnitBezier>,
+                                   _ pres: UnsafeMutablePointer<Double>, _ model: UnsafeMutablePointer<Double>) {
+        let w = width, pw = propertyWidth, off = offset
+        let active = TimingPhase.active.rawValue, inactive = TimingPhase.inactive.rawValue
+        for g in 0..<schedules.count where schedules[g].count > 0 {
+            var sc = schedules[g]
+            let stride = sc.stride
+            var lastEntry = -1, ph: UInt8 = 0, x = 0.0
+            var slab = sc.coefficients
+            for m in 0..<sc.count {
+                let s = Int(sc.members[m])
+                let e = Int(timing[s])
+                if e != lastEntry {
+                    lastEntry = e
+                    ph = phase[e]
+                    if ph == active {
+                        let (i, local) = sc.locate(prog[e], curveTable: curveTable)
+                        x = local
+                        slab = sc.coefficients + i &* sc.capacity &* stride
+                    }
+                }
+                let f = flags[s]
+                let row = Int(layer[s])
+                if ph != active {
+                    if ph == inactive && f & SlotFlags.compose == 0 {
+                        for c in 0..<w { pres[row &* pw &+ off &+ c] = model[row &* pw &+ off &+ c] }
+                    }
+                    continue
+                }
+                let out = f & SlotFlags.compose != 0 ? scratch.base + s &* w : pres + (row &* pw &+ off)
+                let q = slab + m &* stride
+                if f & SlotFlags.cumulative == 0 {
+                    for c in 0..<w {
+                        let l = q + c &<< 2
+                        out[c] = ((l[0] * x + l[1]) * x + l[2]) * x + l[3]
+                    }
+                } else {
+                    let k = iteration[e], spans = span.base + s &* w
+                    for c in 0..<w {
+                        let l = q + c &<< 2
+                        out[c] = ((l[0] * x + l[1]) * x + l[2]) * x + l[3] + k * spans[c]
+                    }
+                }
+            }
+            schedules[g].lastSegment = sc.lastSegment
+        }
+    }
+
     @inline(__always)
     private func evaluate(_ prog: UnsafeMutablePointer<Double>, _ phase: UnsafeMutablePointer<UInt8>,
                           _ iteration: UnsafeMutablePointer<Double>, _ curveTable: UnsafePointer<UnitBezier>,
                           _ pres: UnsafeMutablePointer<Double>, _ model: UnsafeMutablePointer<Double>, arcs: Bool) {
         let w = width, pw = propertyWidth, off = offset
         let co = coefficients.base
-        for s in 0..<count {
+        for s in 0..<count where schedule[s] < 0 {
             let e = Int(timing[s])
             let ph = phase[e]
             let row = Int(layer[s])

@@ -1,0 +1,160 @@
+/// The key times and segment curves that keyframe animations of one track share, with the
+/// coefficients of every slot that uses them stored segment-major: one slab per segment,
+/// and in it the slots' `width * 4` coefficients side by side.
+///
+/// Animations added to many layers at once (one `CAKeyframeAnimation` on every cell of a
+/// list, a shake on every icon) have the same key times and curves and usually one timing
+/// entry. A frame then finds the segment and local parameter once for all of them, and
+/// reads each slot's coefficients of that segment from one contiguous slab: a stream of
+/// `width * 32` bytes per slot, where the slot-major pool read one scattered line per slot
+/// besides its key times and curves.
+///
+/// Paced slots (with inverse arc-length tables) share a schedule only with slots of the
+/// same geometry, bit for bit (the same path added to many layers): the schedule holds the
+/// table, and the inversion is done once with it too.
+///
+/// Plain manual memory (no reference counting): the track copies the struct in its loop
+/// and frees it when its last slot leaves.
+struct KeyframeSchedule {
+    /// segments + 1 key times in the animation's progress, and one curve id per segment.
+    var times: UnsafeMutablePointer<Double>
+    var curves: UnsafeMutablePointer<Int32>
+    let segments: Int
+    /// Paced: `segments * CompiledKeyframes.arcStride` values of inverse arc-length tables
+    /// (nil: none).
+    var arcs: UnsafeMutablePointer<Double>?
+    /// The segment of the last evaluation (the search starts there).
+    var lastSegment = 0
+    /// The slot of each member.
+    var members: UnsafeMutablePointer<Int32>
+    /// `segments` slabs of `capacity * stride` values: member m's coefficients of segment i
+    /// at `(i * capacity + m) * stride`.
+    var coefficients: UnsafeMutablePointer<Double>
+    let stride: Int
+    var count = 0
+    var capacity = 0
+
+    init(_ k: CompiledKeyframes, width: Int) {
+        segments = k.segments
+        stride = width * 4
+        times = .allocate(capacity: k.times.count)
+        times.initialize(from: k.times, count: k.times.count)
+        curves = .allocate(capacity: Swift.max(segments, 1))
+        curves.initialize(from: k.curves, count: segments)
+        if !k.arcTables.isEmpty {
+            let a = UnsafeMutablePointer<Double>.allocate(capacity: k.arcTables.count)
+            a.initialize(from: k.arcTables, count: k.arcTables.count)
+            arcs = a
+        }
+        members = .allocate(capacity: 1)
+        coefficients = KeyframeSchedule.slabs(0, segments: 0, stride: 0)
+    }
+
+    private static func slabs(_ capacity: Int, segments: Int, stride: Int) -> UnsafeMutablePointer<Double> {
+        UnsafeMutableRawPointer.allocate(byteCount: Swift.max(capacity * segments * stride, 1) * 8, alignment: 64)
+            .bindMemory(to: Double.self, capacity: Swift.max(capacity * segments * stride, 1))
+    }
+
+    var bytesAllocated: Int {
+        (segments * 2 + 1) * 8 + (arcs == nil ? 0 : segments * CompiledKeyframes.arcStride * 8)
+            + capacity * (4 + segments * stride * 8)
+    }
+
+    func free() {
+        times.deallocate(); curves.deallocate(); members.deallocate(); arcs?.deallocate()
+        UnsafeMutableRawPointer(coefficients).deallocate()
+    }
+
+    /// Adds `slot` with its compiled coefficients (`segments * stride` values, segment by
+    /// segment); returns its member index.
+    mutating func append(slot: Int32, _ co: [Double]) -> Int32 {
+        if count == capacity {
+            let c = Swift.max(8, capacity * 2)
+            let m = UnsafeMutablePointer<Int32>.allocate(capacity: c)
+            m.moveInitialize(from: members, count: count)
+            members.deallocate()
+            members = m
+            let slab = KeyframeSchedule.slabs(c, segments: segments, stride: stride)
+            for i in 0..<segments {
+                (slab + i * c * stride).moveInitialize(from: coefficients + i * capacity * stride, count: count * stride)
+            }
+            UnsafeMutableRawPointer(coefficients).deallocate()
+            coefficients = slab
+            capacity = c
+        }
+        let m = count
+        count += 1
+        members[m] = slot
+        co.withUnsafeBufferPointer { src in
+            for i in 0..<segments {
+                (coefficients + (i * capacity + m) * stride).initialize(from: src.baseAddress! + i * stride, count: stride)
+            }
+        }
+        return Int32(m)
+    }
+
+    /// Removes member m (the last member moves into it); returns the moved member's slot,
+    /// or -1.
+    mutating func remove(_ m: Int) -> Int32 {
+        let last = count - 1
+        count -= 1
+        guard m != last else { return -1 }
+        members[m] = members[last]
+        for i in 0..<segments {
+            let slab = coefficients + i * capacity * stride
+            (slab + m * stride).update(from: slab + last * stride, count: stride)
+        }
+        return members[m]
+    }
+
+    /// The segment and local parameter of progress u, the search starting from the last;
+    /// paced, the parameter at that fraction of the segment's length (every member has the
+    /// geometry of the first, whose coefficients the exact solve reads).
+    @inline(__always)
+    mutating func locate(_ u: Double, curveTable: UnsafePointer<UnitBezier>) -> (segment: Int, local: Double) {
+        let (i, x) = locateSegment(u, times: times, curves: curves, segments: segments, from: lastSegment,
+                                   curveTable: curveTable)
+        lastSegment = i
+        guard let arcs else { return (i, x) }
+        let arc = CompiledKeyframes.arcStride
+        return (i, CompiledKeyframes.invertArc(
+            x, table: UnsafeBufferPointer(start: arcs + i * arc, count: arc), tableBase: 0,
+            coefficients: UnsafeBufferPointer(start: coefficients + i * capacity * stride, count: stride),
+            coefficientBase: 0, width: stride / 4))
+    }
+}
+
+/// The segment of progress u among `segments` segments bounded by the key times `tm`
+/// (non-decreasing), and its local parameter eased by the segment's curve. The search
+/// starts at `hint`, the segment of the last frame: if u is still in it (keys are
+/// non-decreasing, so that is the segment the search from 0 finds), that is two key-time
+/// checks.
+@inline(__always)
+func locateSegment(_ u: Double, times tm: UnsafePointer<Double>, curves: UnsafePointer<Int32>, segments n: Int,
+                   from hint: Int, curveTable: UnsafePointer<UnitBezier>) -> (segment: Int, local: Double) {
+    var i = hint
+    if !((i == 0 || u >= tm[i]) && (i == n &- 1 || u < tm[i &+ 1])) {
+        i = 0
+        while i < n &- 1 && u >= tm[i &+ 1] { i &+= 1 }
+    }
+    let t0 = tm[i], t1 = tm[i &+ 1]
+    var x = t1 > t0 ? (u - t0) / (t1 - t0) : (u >= t1 ? 1 : 0)
+    x = x < 0 ? 0 : (x > 1 ? 1 : x)
+    let cid = Int(curves[i])
+    if cid != 0 { x = curveTable[cid].solve(x) }
+    return (i, x)
+}
+
+/// What makes two slots' schedules the same: their key times, bit for bit, and curves;
+/// paced, their inverse tables and coefficients too.
+struct KeyframeScheduleKey: Hashable {
+    let times: [UInt64]
+    let curves: [Int32]
+    let geometry: [UInt64]
+
+    init(_ k: CompiledKeyframes) {
+        times = k.times.map(\.bitPattern)
+        curves = k.curves
+        geometry = k.arcTables.isEmpty ? [] : (k.arcTables + k.coefficients).map(\.bitPattern)
+    }
+}
