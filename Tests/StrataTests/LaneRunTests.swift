@@ -52,6 +52,79 @@ final class LaneRunTests: XCTestCase {
             XCTAssertLessThan((0..<(track.count / 8)).filter { track.runs[$0] != 0 }.count, track.count / 8, "removals broke some runs")
         }
     }
+
+    /// 2-, 4- and 16-lane tracks keep each slot's lanes together: a block whose 8 slots
+    /// have three timings between them gives each layer its own progress, and scattered
+    /// rows (after removals) each take their own lanes.
+    func test_interleavedLanesWithTimingsOfTheirOwnAndScatteredRows() {
+        onFreshEngine {
+            let n = 77
+            let root = CALayer()
+            let renderer = CARenderer(layer: root)
+            let layers = (0..<n).map { _ in CALayer() }
+            withActionsDisabled { for l in layers { root.addSublayer(l) } }
+            renderer.renderFrame(atTime: 0)
+            func colour(_ i: Int) -> CGColor {
+                CGColor(red: Double(i % 7) / 7, green: Double(i % 5) / 5, blue: Double(i % 3) / 3, alpha: Double(i % 2))
+            }
+            func duration(_ i: Int) -> Double { 1 + Double(i % 3) / 2 }
+            inTransaction {
+                for (i, l) in layers.enumerated() {
+                    let c = CABasicAnimation(keyPath: "backgroundColor")
+                    c.fromValue = colour(i + 1)
+                    c.toValue = colour(i)
+                    c.duration = duration(i)
+                    c.timingFunction = CAMediaTimingFunction(name: .linear)
+                    l.add(c, forKey: "c")
+                    let p = CABasicAnimation(keyPath: "position")
+                    p.fromValue = CGPoint(x: -Double(i), y: 5)
+                    p.toValue = CGPoint(x: Double(i), y: Double(3 * i))
+                    p.duration = duration(i)
+                    p.timingFunction = CAMediaTimingFunction(name: .linear)
+                    l.add(p, forKey: "p")
+                    // Scale and translation only: entry by entry, no decomposition.
+                    let m = CABasicAnimation(keyPath: "transform")
+                    m.fromValue = CATransform3DMakeScale(Double(1 + i % 3), 1, 1)
+                    m.toValue = CATransform3DMakeTranslation(Double(i), 3, 0)
+                    m.duration = duration(i)
+                    m.timingFunction = CAMediaTimingFunction(name: .linear)
+                    l.add(m, forKey: "m")
+                }
+            }
+            // Swap-removes move the last slots into the holes: those blocks' rows scatter.
+            let removed = Set(stride(from: 2, to: n, by: 9))
+            for i in removed { for key in ["c", "p", "m"] { layers[i].removeAnimation(forKey: key) } }
+            for t in [0.2, 0.7, 1.2] {
+                renderer.renderFrame(atTime: t)
+                for (i, l) in layers.enumerated() {
+                    let shown = l.presentation()!
+                    if removed.contains(i) {
+                        XCTAssertEqual(shown.position, .zero, "layer \(i) at \(t)")
+                        XCTAssertNil(shown.backgroundColor, "layer \(i) at \(t)")
+                        XCTAssertTrue(CATransform3DIsIdentity(shown.transform), "layer \(i) at \(t)")
+                        continue
+                    }
+                    let u = t / duration(i)
+                    if u >= 1 { continue }   // completed and removed
+                    XCTAssertEqual(shown.position.x, -Double(i) + 2 * Double(i) * u, accuracy: 1e-9, "layer \(i) at \(t)")
+                    XCTAssertEqual(shown.position.y, 5 + (3 * Double(i) - 5) * u, accuracy: 1e-9, "layer \(i) at \(t)")
+                    let a = colour(i + 1).components!, b = colour(i).components!, c = shown.backgroundColor!.components!
+                    for k in 0..<4 { XCTAssertEqual(c[k], a[k] + (b[k] - a[k]) * u, accuracy: 1e-9, "colour \(k) of layer \(i) at \(t)") }
+                    let m = shown.transform
+                    XCTAssertEqual(m.m11, Double(1 + i % 3) + (1 - Double(1 + i % 3)) * u, accuracy: 1e-9, "m11 of layer \(i) at \(t)")
+                    XCTAssertEqual(m.m41, Double(i) * u, accuracy: 1e-9, "m41 of layer \(i) at \(t)")
+                    XCTAssertEqual(m.m42, 3 * u, accuracy: 1e-9, "m42 of layer \(i) at \(t)")
+                    XCTAssertEqual(m.m22, 1, "m22 of layer \(i) at \(t)")
+                    XCTAssertEqual(m.m44, 1, "m44 of layer \(i) at \(t)")
+                }
+            }
+            let tracks = EngineContext.current.animations.tracks
+            let colours = tracks.first { $0.property == .backgroundColor }!, positions = tracks.first { $0.property == .position }!
+            let matrices = tracks.first { $0.property == .transform && $0.width == 16 }!
+            XCTAssertTrue(colours.interleaved && positions.interleaved && matrices.interleaved)
+            XCTAssertLessThan((0..<(colours.count / 8)).filter { colours.runs[$0] != 0 }.count, colours.count / 8, "removals broke some runs")
+        }
+    }
 }
 
 /// Keyframe tracks keep their keys in pools compacted once half is garbage, and remember

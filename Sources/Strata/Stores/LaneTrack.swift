@@ -18,7 +18,8 @@ final class LaneTrack {
     /// 1 when the animation's value must be composed with others on the same layer property
     /// (several animations, or additive): it then goes to `scratch`, not to the layer.
     @exclusivity(unchecked) var compose: Column<UInt8>
-    /// `[(block * width + c) * 8 + lane]`
+    /// `[(block * width + c) * 8 + lane]`, or `[slot * width + c]` when `interleaved`
+    /// (`lane(s, c)` is the index either way).
     @exclusivity(unchecked) var from: Column<Double>
     @exclusivity(unchecked) var delta: Column<Double>
     @exclusivity(unchecked) var scratch: Column<Double>
@@ -32,6 +33,12 @@ final class LaneTrack {
     /// once, at `add`); other slots hold -1. Other tracks keep minimal columns they never
     /// touch.
     let isMatrix: Bool
+    /// 2-, 4- and 16-lane tracks keep each slot's lanes together: a block of 8 slots is 2,
+    /// 4 or 16 vectors of 8 values already in the order of the layers' presentation rows,
+    /// so 8 consecutive rows take whole-vector stores with no transpose, and a scattered row
+    /// one 2- or 4-lane store (two 8-lane stores for a matrix) instead of one scalar store
+    /// per lane. (A whole transform that decomposes keeps its parts lane by lane, `parts`.)
+    let interleaved: Bool
     @exclusivity(unchecked) var blendOf: Column<Int32>
     @exclusivity(unchecked) var blends: Column<TransformBlend>
     @exclusivity(unchecked) private var blendCount = 0
@@ -61,6 +68,7 @@ final class LaneTrack {
         scratch = Column(capacity: c * width, fill: 0)
         runs = Column(capacity: c / 8, fill: 0)
         isMatrix = offset == 0 && width == 16 && PropertyTable[property].kind == .transform
+        interleaved = width == 2 || width == 4 || width == 16
         blendOf = Column(capacity: isMatrix ? c : 8, fill: -1)
         blends = Column(capacity: 8, fill: TransformBlend(from: CATransform3DIdentity, to: CATransform3DIdentity))
         parts = Column(capacity: isMatrix ? c * TransformBlend.partCount : 8, fill: 0)
@@ -92,8 +100,10 @@ final class LaneTrack {
         runs[b] = run
     }
 
-    /// Lane index of component c of slot s in the block layout.
-    @inline(__always) func lane(_ s: Int, _ c: Int) -> Int { ((s >> 3) * width + c) << 3 | (s & 7) }
+    /// Index of component c of slot s in `from`, `delta` and `scratch`.
+    @inline(__always) func lane(_ s: Int, _ c: Int) -> Int {
+        interleaved ? s &* width &+ c : ((s >> 3) &* width &+ c) &<< 3 | (s & 7)
+    }
 
     func append(layer l: Int32, timing t: Int32, record r: Int32, from f: UnsafePointer<Double>,
                 to: UnsafePointer<Double>, compose cflag: Bool) -> Int32 {
@@ -243,7 +253,8 @@ final class LaneTrack {
             let t1 = t.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
             let t2 = t.loadUnaligned(fromByteOffset: 16, as: UInt64.self)
             let t3 = t.loadUnaligned(fromByteOffset: 24, as: UInt64.self)
-            if t0 == UInt64(UInt32(bitPattern: e0)) &* pair && t1 == t0 && t2 == t0 && t3 == t0 {
+            let shared = t0 == UInt64(UInt32(bitPattern: e0)) &* pair && t1 == t0 && t2 == t0 && t3 == t0
+            if shared {
                 p = SIMD8<Double>(repeating: prog[Int(e0)])
             } else if t0 == UInt64(UInt32(bitPattern: e0)) &* pair &+ (1 << 32) && t1 == t0 &+ 2 &* pair
                         && t2 == t0 &+ 4 &* pair && t3 == t0 &+ 6 &* pair && e0 >= 0 {
@@ -259,7 +270,13 @@ final class LaneTrack {
             let composeBits = UnsafeRawPointer(comp + s0).loadUnaligned(as: UInt64.self)
             // Every lane running (progress not NaN): one vector compare of the mask words.
             if composeBits == 0 && maskLanes(p .== p) == SIMD8<Int64>(repeating: -1) {
-                // Eight consecutive rows of a whole 1-, 2- or 4-lane property: vector stores.
+                if interleaved {
+                    storeInterleaved(b, p: p, shared: shared, run: vectorRuns && runs.base[b] != 0,
+                                     rows: lay + s0, presentation: pres)
+                    b &+= 1
+                    continue
+                }
+                // Eight consecutive rows of a whole 1-lane property: one vector store.
                 if vectorRuns && runs.base[b] != 0 {
                     storeConsecutive(b, p: p, to: pres + Int(lay[s0]) &* pw)
                     b &+= 1
@@ -298,32 +315,88 @@ final class LaneTrack {
         }
     }
 
-    /// Block `b` of a whole 1-, 2- or 4-lane property whose 8 layers are consecutive rows:
-    /// their presentation values are one run of 8 x width doubles at `out`, written as whole
-    /// vectors (lanes interleaved per layer) instead of 8 x width scalar stores.
+    /// Block `b` of a whole 1-lane property whose 8 layers are consecutive rows: their
+    /// presentation values are one run of 8 doubles at `out`, one vector store.
     @inline(__always)
     private func storeConsecutive(_ b: Int, p: SIMD8<Double>, to out: UnsafeMutablePointer<Double>) {
-        let w = width
-        @inline(__always) func value(_ c: Int) -> SIMD8<Double> {
-            let li = (b &* w &+ c) &<< 3
-            let f = UnsafeRawPointer(from.base + li).load(as: SIMD8<Double>.self)
-            let d = UnsafeRawPointer(delta.base + li).load(as: SIMD8<Double>.self)
-            return f.addingProduct(d, p)
+        let f = UnsafeRawPointer(from.base + b &<< 3).load(as: SIMD8<Double>.self)
+        let d = UnsafeRawPointer(delta.base + b &<< 3).load(as: SIMD8<Double>.self)
+        UnsafeMutableRawPointer(out).storeBytes(of: f.addingProduct(d, p), as: SIMD8<Double>.self)
+    }
+
+    /// Block `b` of an interleaved (2-, 4- or 16-lane) track, all 8 running and uncomposed:
+    /// the block's 8 x width values are width vectors of 8 in row order. Each vector's
+    /// progress is p's lanes repeated width times (p itself when the block shares one
+    /// entry). `run`: the 8 rows are consecutive and the track writes whole rows, so each
+    /// vector is stored whole; otherwise each layer's lanes are stored at its row (a matrix
+    /// is two whole vectors either way).
+    @inline(__always)
+    private func storeInterleaved(_ b: Int, p: SIMD8<Double>, shared: Bool, run: Bool,
+                                  rows: UnsafeMutablePointer<Int32>, presentation pres: UnsafeMutablePointer<Double>) {
+        let w = width, pw = propertyWidth, off = offset
+        let fb = UnsafeRawPointer(from.base + b &* w &<< 3), db = UnsafeRawPointer(delta.base + b &* w &<< 3)
+        @inline(__always) func row(_ l: Int) -> UnsafeMutableRawPointer {
+            UnsafeMutableRawPointer(pres + (Int(rows[l]) &* pw &+ off))
         }
-        let o = UnsafeMutableRawPointer(out)
-        switch w {
-        case 1:
-            o.storeBytes(of: value(0), as: SIMD8<Double>.self)
-        case 2:
-            let x = value(0), y = value(1)
-            o.storeBytes(of: SIMD8(x[0], y[0], x[1], y[1], x[2], y[2], x[3], y[3]), as: SIMD8<Double>.self)
-            o.storeBytes(of: SIMD8(x[4], y[4], x[5], y[5], x[6], y[6], x[7], y[7]), toByteOffset: 64, as: SIMD8<Double>.self)
-        default:   // 4
-            let c0 = value(0), c1 = value(1), c2 = value(2), c3 = value(3)
-            o.storeBytes(of: SIMD8(c0[0], c1[0], c2[0], c3[0], c0[1], c1[1], c2[1], c3[1]), as: SIMD8<Double>.self)
-            o.storeBytes(of: SIMD8(c0[2], c1[2], c2[2], c3[2], c0[3], c1[3], c2[3], c3[3]), toByteOffset: 64, as: SIMD8<Double>.self)
-            o.storeBytes(of: SIMD8(c0[4], c1[4], c2[4], c3[4], c0[5], c1[5], c2[5], c3[5]), toByteOffset: 128, as: SIMD8<Double>.self)
-            o.storeBytes(of: SIMD8(c0[6], c1[6], c2[6], c3[6], c0[7], c1[7], c2[7], c3[7]), toByteOffset: 192, as: SIMD8<Double>.self)
+        let out = UnsafeMutableRawPointer(pres + Int(rows[0]) &* pw)
+        // Vector k: its 8 values and, one layer after the other, the layers' progress.
+        @inline(__always) func vector(_ k: Int, _ pk: SIMD8<Double>) -> SIMD8<Double> {
+            fb.load(fromByteOffset: k &<< 6, as: SIMD8<Double>.self)
+                .addingProduct(db.load(fromByteOffset: k &<< 6, as: SIMD8<Double>.self), pk)
+        }
+        if w == 16 {
+            // Half a layer a vector.
+            if shared {
+                for k in 0..<16 { row(k &>> 1).storeBytes(of: vector(k, p), toByteOffset: (k & 1) &<< 6, as: SIMD8<Double>.self) }
+            } else {
+                for k in 0..<16 {
+                    let v = vector(k, SIMD8(repeating: p[k &>> 1]))
+                    row(k &>> 1).storeBytes(of: v, toByteOffset: (k & 1) &<< 6, as: SIMD8<Double>.self)
+                }
+            }
+        } else if w == 4 {
+            // Two layers a vector.
+            @inline(__always) func progress(_ k: Int) -> SIMD8<Double> {
+                shared ? p : SIMD8(lowHalf: SIMD4(repeating: p[2 &* k]), highHalf: SIMD4(repeating: p[2 &* k &+ 1]))
+            }
+            let v0 = vector(0, progress(0)), v1 = vector(1, progress(1))
+            let v2 = vector(2, progress(2)), v3 = vector(3, progress(3))
+            if run {
+                out.storeBytes(of: v0, as: SIMD8<Double>.self)
+                out.storeBytes(of: v1, toByteOffset: 64, as: SIMD8<Double>.self)
+                out.storeBytes(of: v2, toByteOffset: 128, as: SIMD8<Double>.self)
+                out.storeBytes(of: v3, toByteOffset: 192, as: SIMD8<Double>.self)
+            } else {
+                row(0).storeBytes(of: v0.lowHalf, as: SIMD4<Double>.self)
+                row(1).storeBytes(of: v0.highHalf, as: SIMD4<Double>.self)
+                row(2).storeBytes(of: v1.lowHalf, as: SIMD4<Double>.self)
+                row(3).storeBytes(of: v1.highHalf, as: SIMD4<Double>.self)
+                row(4).storeBytes(of: v2.lowHalf, as: SIMD4<Double>.self)
+                row(5).storeBytes(of: v2.highHalf, as: SIMD4<Double>.self)
+                row(6).storeBytes(of: v3.lowHalf, as: SIMD4<Double>.self)
+                row(7).storeBytes(of: v3.highHalf, as: SIMD4<Double>.self)
+            }
+        } else {
+            // Four layers a vector.
+            @inline(__always) func progress(_ k: Int) -> SIMD8<Double> {
+                guard !shared else { return p }
+                let a = p[4 &* k], b = p[4 &* k &+ 1], c = p[4 &* k &+ 2], d = p[4 &* k &+ 3]
+                return SIMD8(a, a, b, b, c, c, d, d)
+            }
+            let v0 = vector(0, progress(0)), v1 = vector(1, progress(1))
+            if run {
+                out.storeBytes(of: v0, as: SIMD8<Double>.self)
+                out.storeBytes(of: v1, toByteOffset: 64, as: SIMD8<Double>.self)
+            } else {
+                row(0).storeBytes(of: v0.lowHalf.lowHalf, as: SIMD2<Double>.self)
+                row(1).storeBytes(of: v0.lowHalf.highHalf, as: SIMD2<Double>.self)
+                row(2).storeBytes(of: v0.highHalf.lowHalf, as: SIMD2<Double>.self)
+                row(3).storeBytes(of: v0.highHalf.highHalf, as: SIMD2<Double>.self)
+                row(4).storeBytes(of: v1.lowHalf.lowHalf, as: SIMD2<Double>.self)
+                row(5).storeBytes(of: v1.lowHalf.highHalf, as: SIMD2<Double>.self)
+                row(6).storeBytes(of: v1.highHalf.lowHalf, as: SIMD2<Double>.self)
+                row(7).storeBytes(of: v1.highHalf.highHalf, as: SIMD2<Double>.self)
+            }
         }
     }
 
