@@ -39,6 +39,10 @@ final class LaneTrack {
     /// one 2- or 4-lane store (two 8-lane stores for a matrix) instead of one scalar store
     /// per lane. (A whole transform that decomposes keeps its parts lane by lane, `parts`.)
     let interleaved: Bool
+    /// `lane(s, c)` without a branch: slots per group of lanes (8 in the block layout, 1
+    /// interleaved) as a shift, and the mask of a slot's place in its group.
+    private let laneShift: Int
+    private let laneMask: Int
     @exclusivity(unchecked) var blendOf: Column<Int32>
     @exclusivity(unchecked) var blends: Column<TransformBlend>
     @exclusivity(unchecked) private var blendCount = 0
@@ -69,6 +73,8 @@ final class LaneTrack {
         runs = Column(capacity: c / 8, fill: 0)
         isMatrix = offset == 0 && width == 16 && PropertyTable[property].kind == .transform
         interleaved = width == 2 || width == 4 || width == 16
+        laneShift = interleaved ? 0 : 3
+        laneMask = (1 << laneShift) - 1
         blendOf = Column(capacity: isMatrix ? c : 8, fill: -1)
         blends = Column(capacity: 8, fill: TransformBlend(from: CATransform3DIdentity, to: CATransform3DIdentity))
         parts = Column(capacity: isMatrix ? c * TransformBlend.partCount : 8, fill: 0)
@@ -102,7 +108,7 @@ final class LaneTrack {
 
     /// Index of component c of slot s in `from`, `delta` and `scratch`.
     @inline(__always) func lane(_ s: Int, _ c: Int) -> Int {
-        interleaved ? s &* width &+ c : ((s >> 3) &* width &+ c) &<< 3 | (s & 7)
+        ((s &>> laneShift) &* width &+ c) &<< laneShift | (s & laneMask)
     }
 
     func append(layer l: Int32, timing t: Int32, record r: Int32, from f: UnsafePointer<Double>,
