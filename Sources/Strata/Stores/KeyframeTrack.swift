@@ -422,8 +422,9 @@ final class KeyframeTrack {
     @exclusivity(unchecked) var schedule: Column<Int32>
     @exclusivity(unchecked) var member: Column<Int32>
     /// Slots that share key times and curves (`KeyframeSchedule`): every slot that neither
-    /// turns, decomposes nor has arc tables. Freed schedules are reused from
-    /// `freeSchedules`; `scheduleIndex` finds a schedule by its keys at `append`.
+    /// turns nor decomposes (paced ones share only with equal geometry). Freed schedules
+    /// are reused from `freeSchedules`; `scheduleIndex` finds a schedule by its keys at
+    /// `append`.
     @exclusivity(unchecked) private(set) var schedules: [KeyframeSchedule] = []
     @exclusivity(unchecked) private var scheduleKeys: [KeyframeScheduleKey?] = []
     @exclusivity(unchecked) private var scheduleIndex: [KeyframeScheduleKey: Int32] = [:]
