@@ -157,6 +157,10 @@ final class KeyframeScheduleTests: XCTestCase {
             }
             inTransaction { for l in layers.prefix(3) { add(l, times: [0, 0.9, 1]) } }
             XCTAssertEqual(track.schedules.count, 4, "a freed schedule's index is reused")
+            // Slabs grow by doubling from one member: the first 10 took 16 places (9 are
+            // left: layer 0's animation was replaced), the 3 new ones take 4.
+            XCTAssertEqual(track.schedules.filter { $0.count > 0 }.map { [$0.count, $0.capacity] }.sorted { $0[0] < $1[0] },
+                           [[3, 4], [9, 16]])
             // The new animations began at the last frame's time, 0.5.
             renderer.renderFrame(atTime: 0.95)
             // Layers 1 and 2 only have the new animation: 0.45 of the way to 0.9, from 0 to 1.

@@ -69,7 +69,8 @@ struct KeyframeSchedule {
     /// segment); returns its member index.
     mutating func append(slot: Int32, _ co: [Double]) -> Int32 {
         if count == capacity {
-            let c = Swift.max(8, capacity * 2)
+            // From 1: a schedule of one slot (key times of its own) costs what the pools did.
+            let c = Swift.max(1, capacity * 2)
             let m = UnsafeMutablePointer<Int32>.allocate(capacity: c)
             m.moveInitialize(from: members, count: count)
             members.deallocate()
