@@ -130,48 +130,60 @@ final class LaneRunTests: XCTestCase {
 /// Keyframe tracks keep their keys in pools compacted once half is garbage, and remember
 /// each animation's segment between frames. Neither may change a value.
 final class KeyframePoolTests: XCTestCase {
+    static let n = 300
+
+    /// `n` layers under a root, layer i given `animation(i)` as "k" in one transaction, then
+    /// a frame at each of `times`; before the frame of step `removeAt`, every layer but each
+    /// fifth loses its animation. `check(i, layer, t, removed)` after every frame. Returns
+    /// the root and the layers, for the caller to keep alive while it reads the track.
+    private static func framesWithRemovals(times: [Double], removeAt: Int, animation: (Int) -> CAAnimation,
+                                           check: (Int, CALayer, Double, Bool) -> Void) -> [CALayer] {
+        let root = CALayer()
+        let renderer = CARenderer(layer: root)
+        let layers = (0..<n).map { _ in CALayer() }
+        withActionsDisabled { for l in layers { root.addSublayer(l) } }
+        renderer.renderFrame(atTime: 0)
+        inTransaction { for (i, l) in layers.enumerated() { l.add(animation(i), forKey: "k") } }
+        var removed = Set<Int>()
+        for (step, t) in times.enumerated() {
+            if step == removeAt {
+                for i in 0..<n where i % 5 != 0 { layers[i].removeAnimation(forKey: "k"); removed.insert(i) }
+            }
+            renderer.renderFrame(atTime: t)
+            for (i, l) in layers.enumerated() { check(i, l, t, removed.contains(i)) }
+        }
+        return [root] + layers
+    }
+
     func test_valuesSurviveCompactionAndSegmentHints() {
         onFreshEngine {
-            let n = 300
-            let root = CALayer()
-            let renderer = CARenderer(layer: root)
-            let layers = (0..<n).map { _ in CALayer() }
-            withActionsDisabled { for l in layers { root.addSublayer(l) } }
-            renderer.renderFrame(atTime: 0)
+            let n = Self.n
             func keys(_ i: Int) -> [Double] { (0..<8).map { Double((i * 7 + $0 * 13) % 50) } }
-            inTransaction {
-                for (i, l) in layers.enumerated() {
-                    let a = CAKeyframeAnimation(keyPath: "position.x")
-                    a.values = keys(i).map { NSNumber(value: $0) }
-                    a.duration = 1
-                    l.add(a, forKey: "k")
-                }
-            }
             // Frames forward (the hint moves a segment at a time), then removals enough to
             // compact the pools (the survivors' keys are copied), then a jump back in time.
-            var removed = Set<Int>()
-            for (step, t) in [0.05, 0.2, 0.33, 0.5, 0.51, 0.9, 0.12].enumerated() {
-                if step == 4 {
-                    for i in 0..<n where i % 5 != 0 { layers[i].removeAnimation(forKey: "k"); removed.insert(i) }
-                }
-                renderer.renderFrame(atTime: t)
-                for (i, l) in layers.enumerated() {
-                    let shown = Double(l.presentation()!.position.x)
-                    if removed.contains(i) { XCTAssertEqual(shown, 0, "layer \(i) at \(t): no animation, the model"); continue }
-                    let k = keys(i), u = t * 7, seg = min(Int(u), 6), local = u - Double(seg)
-                    XCTAssertEqual(shown, k[seg] + (k[seg + 1] - k[seg]) * local, accuracy: 1e-9, "layer \(i) at \(t)")
-                }
+            let alive = Self.framesWithRemovals(times: [0.05, 0.2, 0.33, 0.5, 0.51, 0.9, 0.12], removeAt: 4, animation: { i in
+                let a = CAKeyframeAnimation(keyPath: "position.x")
+                a.values = keys(i).map { NSNumber(value: $0) }
+                a.duration = 1
+                return a
+            }) { i, l, t, removed in
+                let shown = Double(l.presentation()!.position.x)
+                if removed { XCTAssertEqual(shown, 0, "layer \(i) at \(t): no animation, the model"); return }
+                let k = keys(i), u = t * 7, seg = min(Int(u), 6), local = u - Double(seg)
+                XCTAssertEqual(shown, k[seg] + (k[seg + 1] - k[seg]) * local, accuracy: 1e-9, "layer \(i) at \(t)")
             }
             // One key schedule for all of them (equal key times, no curves): its members and
             // the slots still point at each other after the swaps.
-            let track = EngineContext.current.animations.keyframeTracks[0]
-            XCTAssertEqual(track.count, n / 5)
-            XCTAssertEqual(track.pooledSlots, 0)
-            XCTAssertEqual(track.schedules.filter { $0.count > 0 }.count, 1)
-            for s in 0..<track.count {
-                let g = Int(track.schedule[s])
-                XCTAssertGreaterThanOrEqual(g, 0)
-                XCTAssertEqual(track.schedules[g].members[Int(track.member[s])], Int32(s), "slot \(s)")
+            withExtendedLifetime(alive) {
+                let track = EngineContext.current.animations.keyframeTracks[0]
+                XCTAssertEqual(track.count, n / 5)
+                XCTAssertEqual(track.pooledSlots, 0)
+                XCTAssertEqual(track.schedules.filter { $0.count > 0 }.count, 1)
+                for s in 0..<track.count {
+                    let g = Int(track.schedule[s])
+                    XCTAssertGreaterThanOrEqual(g, 0)
+                    XCTAssertEqual(track.schedules[g].members[Int(track.member[s])], Int32(s), "slot \(s)")
+                }
             }
         }
     }
@@ -179,47 +191,34 @@ final class KeyframePoolTests: XCTestCase {
     /// Slots that turn the layer keep their keys in the pools: removals compact them.
     func test_pooledSlotsSurviveCompaction() {
         onFreshEngine {
-            let n = 300
-            let root = CALayer()
-            let renderer = CARenderer(layer: root)
-            let layers = (0..<n).map { _ in CALayer() }
-            withActionsDisabled { for l in layers { root.addSublayer(l) } }
-            renderer.renderFrame(atTime: 0)
+            let n = Self.n
             // Each layer a straight path of its own, 4 segments, turning the layer.
             func ends(_ i: Int) -> [Double] { (0..<5).map { Double((i * 7 + $0 * 13) % 50) } }
-            inTransaction {
-                for (i, l) in layers.enumerated() {
-                    let path = CGMutablePath()
-                    let e = ends(i)
-                    path.move(to: CGPoint(x: e[0], y: 0))
-                    for k in 1..<5 { path.addLine(to: CGPoint(x: e[k], y: Double(k))) }
-                    let a = CAKeyframeAnimation(keyPath: "position")
-                    a.path = path
-                    a.rotationMode = .rotateAuto
-                    a.duration = 1
-                    l.add(a, forKey: "k")
-                }
+            let alive = Self.framesWithRemovals(times: [0.05, 0.3, 0.5, 0.55, 0.9, 0.1], removeAt: 3, animation: { i in
+                let path = CGMutablePath()
+                let e = ends(i)
+                path.move(to: CGPoint(x: e[0], y: 0))
+                for k in 1..<5 { path.addLine(to: CGPoint(x: e[k], y: Double(k))) }
+                let a = CAKeyframeAnimation(keyPath: "position")
+                a.path = path
+                a.rotationMode = .rotateAuto
+                a.duration = 1
+                return a
+            }) { i, l, t, removed in
+                let shown = l.presentation()!.position
+                if removed { XCTAssertEqual(shown, .zero, "layer \(i) at \(t): the model"); return }
+                // Linear calculation mode: 4 segments of equal time.
+                let e = ends(i), u = t * 4, seg = min(Int(u), 3), local = u - Double(seg)
+                XCTAssertEqual(Double(shown.x), e[seg] + (e[seg + 1] - e[seg]) * local, accuracy: 1e-9, "layer \(i) at \(t)")
+                XCTAssertEqual(Double(shown.y), Double(seg) + local, accuracy: 1e-9, "layer \(i) at \(t)")
             }
-            var removed = Set<Int>()
-            for (step, t) in [0.05, 0.3, 0.5, 0.55, 0.9, 0.1].enumerated() {
-                if step == 3 {
-                    for i in 0..<n where i % 5 != 0 { layers[i].removeAnimation(forKey: "k"); removed.insert(i) }
-                }
-                renderer.renderFrame(atTime: t)
-                for (i, l) in layers.enumerated() {
-                    let shown = l.presentation()!.position
-                    if removed.contains(i) { XCTAssertEqual(shown, .zero, "layer \(i) at \(t): the model"); continue }
-                    // Linear calculation mode: 4 segments of equal time.
-                    let e = ends(i), u = t * 4, seg = min(Int(u), 3), local = u - Double(seg)
-                    XCTAssertEqual(Double(shown.x), e[seg] + (e[seg + 1] - e[seg]) * local, accuracy: 1e-9, "layer \(i) at \(t)")
-                    XCTAssertEqual(Double(shown.y), Double(seg) + local, accuracy: 1e-9, "layer \(i) at \(t)")
-                }
+            withExtendedLifetime(alive) {
+                let track = EngineContext.current.animations.keyframeTracks[0]
+                XCTAssertEqual(track.count, n / 5)
+                XCTAssertEqual(track.pooledSlots, n / 5)
+                XCTAssertTrue(track.schedules.allSatisfy { $0.count == 0 })
+                XCTAssertLessThan(track.coefficients.count, 2 * (n / 5) * 4 * 2 * 4, "the pools were compacted")
             }
-            let track = EngineContext.current.animations.keyframeTracks[0]
-            XCTAssertEqual(track.count, n / 5)
-            XCTAssertEqual(track.pooledSlots, n / 5)
-            XCTAssertTrue(track.schedules.allSatisfy { $0.count == 0 })
-            XCTAssertLessThan(track.coefficients.count, 2 * (n / 5) * 4 * 2 * 4, "the pools were compacted")
         }
     }
 }
