@@ -21,6 +21,7 @@ public enum Suites {
         "lookup/built-in/chain",
         "lookup/built-in/interned",
         "lookup/built-in/cached",
+        "lookup/miss/interned",
         "lookup/mix-view-layer/chain",
         "lookup/mix-view-layer/interned",
         "snapshot/full/balanced/1000",

@@ -121,6 +121,25 @@ final class ActionOverrideTests: XCTestCase {
         }
     }
 
+    /// A view's layer whose class overrides `action(forKey:)` is asked first outside
+    /// animation blocks too (the lookup's shortcut for views, which answer NSNull there, must
+    /// not pass over it); the view's NSNull comes only through `super`.
+    func test_viewsLayerOverrideIsAskedOutsideAnimationBlocks() {
+        forEachStrategy { ctx in
+            let view = OverridingView(frame: CGRect(x: 0, y: 0, width: 10, height: 10))
+            guard let layer = view.layer as? OverridingLayer else { return XCTFail("the view's layerClass. \(ctx)") }
+            layer.recording.reset()
+            layer.asked = []
+            layer.opacity = 0.5          // the override's own action
+            layer.zPosition = 3          // super: the view answers NSNull outside blocks
+            layer.cornerRadius = 6       // super's animation, which the view's NSNull stops
+            XCTAssertEqual(layer.asked, ["opacity", "zPosition", "cornerRadius"], ctx)
+            XCTAssertEqual(layer.recording.events, ["opacity"], ctx)
+            XCTAssertEqual(animationKeys(of: layer), [], "the view stops super's chain. \(ctx)")
+            XCTAssertEqual(layer.zPosition, 3, ctx)
+        }
+    }
+
     func test_shapeLayerSubclassOverrideDecidesShapeKeys() {
         forEachStrategy { ctx in
             let layer = OverridingShapeLayer()
@@ -163,6 +182,10 @@ private class OverridingLayer: CALayer {
 }
 
 private final class InheritingLayer: OverridingLayer {}
+
+private final class OverridingView: View {
+    override class var layerClass: CALayer.Type { OverridingLayer.self }
+}
 
 private final class OverridingShapeLayer: CAShapeLayer {
     override func action(forKey event: String) -> CAAction? {

@@ -23,6 +23,27 @@ final class PropertyTableTests: XCTestCase {
         XCTAssertEqual(KeyInterner.name(later), "strataWellKnownKeysTestKey")
     }
 
+    /// Step 5 answers every id below 64 by bit tests: the well-known keys and custom keys that
+    /// took ids there have no action, but for the two keyed values that animate; ids past 64
+    /// have none either. Each strategy agrees through `action(forKey:)`.
+    func test_stepFiveForWellKnownAndCustomIds() {
+        let layer = CALayer()
+        let custom = (0..<24).map { "strataStepFiveKey\($0)" }
+        let ids = (["onOrderIn", "onOrderOut", "transition", "contentsCenter", "rasterizationScale"] + custom)
+            .map { ($0, KeyInterner.id($0)) }
+        XCTAssertTrue(ids.contains { $0.1.raw > 64 }, "the custom keys reach past id 64")
+        for (name, id) in ids {
+            let animates = name == "contentsCenter" || name == "rasterizationScale"
+            switch builtInOutcome(layer, id, flags: 0) {
+            case .action(let a): XCTAssertTrue(animates && a === ToolboxImplicitAction.shared, name)
+            case .none: XCTAssertFalse(animates, name)
+            case .builtIn: XCTFail("\(name): a built-in action for a keyed value")
+            }
+            XCTAssertEqual(layer.action(forKey: name) != nil, animates, name)
+        }
+        XCTAssertNil(layer.action(forKey: "onOrderIn"))
+    }
+
     func test_literalMasksAgreeWithTheTable() {
         let rows = PropertyTable.rows
         XCTAssertEqual(PropertyTable.count, rows.count)
@@ -32,6 +53,8 @@ final class PropertyTableTests: XCTestCase {
             XCTAssertEqual(PropertyTable.noActionBits & bit != 0, row.action == .none, row.name)
             XCTAssertEqual(PropertyTable.transitionBits & bit != 0, row.action == .transition, row.name)
         }
+        XCTAssertEqual(KeyInterner.implicitKeyedBits,
+                       1 << UInt64(KeyInterner.contentsCenter.raw) | 1 << UInt64(KeyInterner.rasterizationScale.raw))
         // Spot checks against SEMANTICS.md's table.
         XCTAssertNotEqual(PropertyTable.transitionBits & (1 << UInt64(KeyInterner.id("contents").raw)), 0)
         XCTAssertNotEqual(PropertyTable.noActionBits & (1 << UInt64(KeyInterner.id("doubleSided").raw)), 0)

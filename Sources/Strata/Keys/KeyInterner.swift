@@ -39,4 +39,6 @@ enum KeyInterner {
     /// CALayer's keyed values with an implicit action (`ToolboxImplicitAction.forLayerKey`).
     static let contentsCenter = PropertyID(47)
     static let rasterizationScale = PropertyID(48)
+    /// Bits 47 and 48: the two keys above, for the lookup's bit tests (`builtInOutcome`).
+    static let implicitKeyedBits: UInt64 = 1 << 47 | 1 << 48
 }
