@@ -39,8 +39,7 @@ extension EngineContext {
         let model = layers.modelColumn(p)
         let committed = layers.flags[row] & LayerFlags.committed != 0
         let source = committed ? layers.presentationColumn(p) : model
-        var old = Lanes()
-        for c in 0..<w { old[c] = source[row * w + c] }
+        let old = Lanes(loading: source + row * w, width: w)
         var outcome = ActionOutcome.none
         let disabled = transactions[transactions.count - 1].disableActions
         if !disabled {

@@ -52,13 +52,11 @@ extension CALayer {
     }
 
     func presentedLanes(_ p: PropertyID) -> Lanes {
-        var v = Lanes()
         if presentedRow >= 0, let col = engine.layers.presentation[p.index] {
             let w = engine.hot[p.index].width
-            let base = Int(presentedRow) * w
-            for c in 0..<w { v[c] = col[base + c] }
-            return v
+            return Lanes(loading: col + Int(presentedRow) * w, width: w)
         }
+        var v = Lanes()
         let info = PropertyTable[p]
         if presentedRow >= 0 {
             for c in 0..<info.width { v[c] = info.defaults[c] }
