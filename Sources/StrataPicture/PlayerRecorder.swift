@@ -45,6 +45,15 @@ public final class PlayerRecorder {
         frameTimes.reserveCapacity(min(expectedFrames, 1 << 22))
     }
 
+    /// Bytes the recorder holds now: the frame times written so far and the encoded frames it
+    /// keeps. They grow over a run (up to the budget, and 4 bytes a frame), so a scene's
+    /// memory readings take them out of the process's resident growth
+    /// (`SceneMemory.Sample.harnessBytes`): they are the suite's, not the engine's.
+    public var heldBytes: Int {
+        frameTimes.count * MemoryLayout<Float>.stride
+            + sampled.reduce(0) { $0 + $1.data.count } + slowest.reduce(0) { $0 + $1.data.count }
+    }
+
     /// Frame `index` (media time `time`) took `milliseconds`; `snapshot` is asked for (and
     /// encoded) only when the frame is kept: a sampled frame, or one slower than the slowest
     /// frames kept so far once as many are kept as the budget holds.

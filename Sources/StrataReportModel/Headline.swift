@@ -72,9 +72,9 @@ public enum Headline {
                 lines.append(String(format: "  of which the render snapshot: p50 %.3f ms, p99 %.3f ms", p50, p99))
             }
             if let m = scene.memory {
-                lines.append(String(format: "  memory: %.0f bytes per layer, %.0f per running animation; stores %+d bytes, resident %+d KiB from warm-up to frame %d (peak resident %d KiB)",
+                lines.append(String(format: "  memory: %.0f bytes per layer, %.0f per running animation; stores %+d bytes, resident %+d KiB from warm-up to frame %d, less %d KiB the player's recording grew by (peak resident %d KiB)",
                                     m.bytesPerLayer, m.bytesPerAnimation, m.storeGrowthBytes, m.residentGrowthBytes / 1024,
-                                    m.samples.last?.frame ?? 0, m.peakResidentBytes / 1024))
+                                    m.samples.last?.frame ?? 0, m.harnessGrowthBytes / 1024, m.peakResidentBytes / 1024))
             }
         }
         if !block.counts.isEmpty {

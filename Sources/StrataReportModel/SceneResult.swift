@@ -165,14 +165,22 @@ public struct SceneMemory: Codable, Equatable {
         public var layers: Int
         /// Running animations.
         public var animations: Int
+        /// Bytes the suite itself held at the reading (the player's recorded frames and frame
+        /// times), part of `residentBytes` but not the engine's; nil when nothing was held
+        /// (and in reports written before it was taken).
+        public var harnessBytes: Int?
         /// A reading as taken.
-        public init(frame: Int, residentBytes: Int, storeBytes: Int, layers: Int, animations: Int) {
+        public init(frame: Int, residentBytes: Int, storeBytes: Int, layers: Int, animations: Int, harnessBytes: Int? = nil) {
             self.frame = frame
             self.residentBytes = residentBytes
             self.storeBytes = storeBytes
             self.layers = layers
             self.animations = animations
+            self.harnessBytes = harnessBytes
         }
+
+        /// The resident set less what the suite held.
+        public var engineResidentBytes: Int { residentBytes - (harnessBytes ?? 0) }
     }
 
     /// Readings at the end of the warm-up, every tenth of the run, and at the end.
@@ -199,8 +207,15 @@ public struct SceneMemory: Codable, Equatable {
     /// Store bytes at the end minus at the end of the warm-up: 0 when churn leaves the
     /// stores' capacities where the warm-up put them.
     public var storeGrowthBytes: Int { (samples.last?.storeBytes ?? 0) - (samples.first?.storeBytes ?? 0) }
-    /// Resident bytes at the end minus at the end of the warm-up.
-    public var residentGrowthBytes: Int { (samples.last?.residentBytes ?? 0) - (samples.first?.residentBytes ?? 0) }
+    /// Resident bytes at the end minus at the end of the warm-up, less what the suite's own
+    /// holdings grew by (`Sample.harnessBytes`: a scene run with a player keeps up to 4 MB of
+    /// recorded frames, which read as 4 MB of growth of an engine that grew 72 KiB).
+    public var residentGrowthBytes: Int {
+        (samples.last?.engineResidentBytes ?? 0) - (samples.first?.engineResidentBytes ?? 0)
+    }
+    /// The suite's own holdings at the end minus at the end of the warm-up (the player's
+    /// frames), left out of `residentGrowthBytes`.
+    public var harnessGrowthBytes: Int { (samples.last?.harnessBytes ?? 0) - (samples.first?.harnessBytes ?? 0) }
 
     /// This process's resident set in bytes (/proc/self/statm), or 0 where it cannot be read.
     public static func residentBytes() -> Int {

@@ -75,6 +75,7 @@ final class PlayerTests: XCTestCase {
         XCTAssertTrue([101, 333, 457].allSatisfy { i in doc.frames.contains { $0.index == i } })
         XCTAssertEqual(doc.frames.map(\.index), doc.frames.map(\.index).sorted(), "in order")
         XCTAssertEqual(doc.frameTimes.count, 600, "the timeline has every frame")
+        XCTAssertEqual(recorder.heldBytes, 600 * 4 + bytes, "what the scene's memory readings take out: the times and the kept frames")
         XCTAssertTrue(doc.notes.first?.contains("of 600 frames kept") ?? false, "\(doc.notes)")
         // The sample is spread over the run, not only its start.
         XCTAssertGreaterThan(doc.frames.filter { !doc.slowFrames.contains($0.index) }.map(\.index).max() ?? 0, 400)

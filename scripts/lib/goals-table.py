@@ -79,10 +79,14 @@ if m:
     samples = m["samples"]
     growth = samples[-1]["store_bytes"] - samples[0]["store_bytes"]
     spread = max(x["store_bytes"] for x in samples) - min(x["store_bytes"] for x in samples)
-    rss = samples[-1]["resident_bytes"] - samples[0]["resident_bytes"]
+    # The suite's own holdings (the player's recorded frames) are taken out of the resident
+    # growth: they are not the engine's (reports before they were read hold none).
+    harness = (samples[-1].get("harness_bytes") or 0) - (samples[0].get("harness_bytes") or 0)
+    rss = samples[-1]["resident_bytes"] - samples[0]["resident_bytes"] - harness
     frames = samples[-1]["frame"] - samples[0]["frame"]
     row(f"memory: bytes per layer / per running animation; growth over {frames:,} frames of app-10k churn", "reported, flat",
-        f"{m['bytes_per_layer']:.0f} B / {m['bytes_per_animation']:.0f} B; stores {growth:+,} B (readings within {spread:,} B), resident {rss / 1024:+,.0f} KiB",
+        f"{m['bytes_per_layer']:.0f} B / {m['bytes_per_animation']:.0f} B; stores {growth:+,} B (readings within {spread:,} B), resident {rss / 1024:+,.0f} KiB"
+        + (f" (less {harness / 1024:,.0f} KiB of the player's recording)" if harness else ""),
         f"{samples[0]['store_bytes'] / 2**20:.1f} MiB of stores", abs(growth) <= 65536 and rss <= 1 << 20)
 else:
     row("memory: bytes per animation / layer, no growth over 100,000 frames", "reported, flat", "not reported", "", None)

@@ -63,11 +63,13 @@ final class SceneRun: SceneStepping {
     private func sampleMemory(_ frame: Int) {
         #if STRATA_REFERENCE
         samples.append(SceneMemory.Sample(frame: frame, residentBytes: SceneMemory.residentBytes(), storeBytes: 0,
-                                          layers: StrataEngine.layerCount, animations: StrataEngine.activeAnimationCount))
+                                          layers: StrataEngine.layerCount, animations: StrataEngine.activeAnimationCount,
+                                          harnessBytes: player?.heldBytes))
         #else
         let m = StrataEngine.memory
         samples.append(SceneMemory.Sample(frame: frame, residentBytes: SceneMemory.residentBytes(),
-                                          storeBytes: m.totalBytes, layers: m.layers, animations: m.animations))
+                                          storeBytes: m.totalBytes, layers: m.layers, animations: m.animations,
+                                          harnessBytes: player?.heldBytes))
         #endif
     }
 

@@ -105,7 +105,7 @@ enum SceneSection {
             out += stat("store growth", Format.bytes(Double(m.storeGrowthBytes)), m.storeGrowthBytes > 0 ? "warn" : "good",
                         tip: "engine store bytes at the end minus after the warm-up (\(m.samples.count) readings; peak \(Format.bytes(Double(m.peakStoreBytes))))")
             out += stat("RSS growth", Format.bytes(Double(m.residentGrowthBytes)),
-                        tip: "process resident memory at the end minus after the warm-up (peak \(Format.bytes(Double(m.peakResidentBytes))))")
+                        tip: "process resident memory at the end minus after the warm-up, less the \(Format.bytes(Double(m.harnessGrowthBytes))) the suite's player recording grew by (peak \(Format.bytes(Double(m.peakResidentBytes))))")
         }
         return out + "</div>"
     }
