@@ -220,6 +220,7 @@ extension ActionLookupStrategy {
     /// `@inline(__always)`: with the three strategies' step 5 inlined, the optimiser kept it
     /// out of line in the setters all the same (commit/implicit/1000: 642.6 instructions a
     /// change, against 612.6 inlined).
+    @_transparent
     func outcome(_ layer: CALayer, _ key: PropertyID) -> ActionOutcome {
         switch self {
         case .interned: return InternedLookup().lookup(layer, key)
