@@ -56,16 +56,9 @@ extension CALayer {
             let w = engine.hot[p.index].width
             return Lanes(loading: col + Int(presentedRow) * w, width: w)
         }
-        var v = Lanes()
         let info = PropertyTable[p]
-        if presentedRow >= 0 {
-            for c in 0..<info.width { v[c] = info.defaults[c] }
-        } else if let s = copiedLanes {
-            for c in 0..<info.width { v[c] = s[info.laneOffset + c] }
-        } else {
-            for c in 0..<info.width { v[c] = info.defaults[c] }
-        }
-        return v
+        if presentedRow < 0, let s = copiedLanes { return Lanes(s, from: info.laneOffset, width: info.width) }
+        return Lanes(info.defaults, width: info.width)
     }
 
     /// A copy's object or custom-key value.

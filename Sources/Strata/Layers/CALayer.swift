@@ -19,6 +19,16 @@ extension SIMD16 where Scalar == Double {
         default: for c in 0..<w { self[c] = p[c] }
         }
     }
+
+    /// `width` doubles of `values` from `offset` (a presentation copy's lanes, a property's
+    /// defaults), read as `init(loading:width:)` reads a column.
+    @inline(__always)
+    init(_ values: [Double], from offset: Int = 0, width w: Int) {
+        self = values.withUnsafeBufferPointer { b in
+            guard let base = b.baseAddress, w > 0 else { return SIMD16() }
+            return SIMD16(loading: base + offset, width: w)
+        }
+    }
 }
 
 /// A layer: Core Animation's model object. The object is a handle: its numeric properties
@@ -695,9 +705,7 @@ open class CALayer: NSObject, CAMediaTiming {
         if let col = context.layers.model[p.index] {
             return Lanes(loading: col + Int(row) * info.width, width: info.width)
         }
-        var v = Lanes()
-        for c in 0..<info.width { v[c] = info.defaults[c] }
-        return v
+        return Lanes(info.defaults, width: info.width)
     }
 
     @inline(__always)
