@@ -31,11 +31,13 @@ let package = Package(
         // Which subclasses override a method (read from vtables): both engines ask a layer's
         // own action(forKey:) only when its class overrides it.
         .target(name: "StrataOverrides", swiftSettings: release),
+        // The engine's thread-local pointer, read inline by every change's thread check.
+        .target(name: "CStrataThread"),
         // The render-ready frame (RenderSnapshot), the format both engines fill and pictures draw.
         .target(name: "StrataSnapshot", dependencies: ["StrataGeometry"], swiftSettings: release),
         .target(
             name: "Strata",
-            dependencies: ["StrataGeometry", "StrataSnapshot", "StrataScript", "StrataOverrides",
+            dependencies: ["StrataGeometry", "StrataSnapshot", "StrataScript", "StrataOverrides", "CStrataThread",
                            .product(name: "Logging", package: "swift-log"),
                            .product(name: "HeapModule", package: "swift-collections")],
             swiftSettings: release

@@ -49,17 +49,22 @@ extension EngineContext {
         r.flags = RecordFlags.alive | (additive ? RecordFlags.additive : 0)
             | (object?.delegate != nil ? RecordFlags.hasDelegate : 0)
         let alone = !additive && width == hot[p.index].width && !hasAnimation(row: row, property: p)
-        let id = animations.newRecord(r, object: object)
+        let id = animations.newRecordInline(r, object: object)
         animations.records[Int(id)].slot = animations.trackHandles[Int(t)]._withUnsafeGuaranteedRef {
             $0.append(layer: row, timing: e, record: id, from: from, to: to, compose: false)
         }
-        link(id)
+        linkInline(id)
         if !alone { updateComposition(row: row, p) }
         return id
     }
 
     /// Links a new record at the end of its layer's list and into its timing entry's list.
-    func link(_ id: Int32) {
+    @inline(never)
+    func link(_ id: Int32) { linkInline(id) }
+
+    /// `link`, inline: the lane records' add (every implicit animation) takes no call.
+    @inline(__always)
+    func linkInline(_ id: Int32) {
         let r = animations.records[Int(id)]
         let row = Int(r.layer)
         // What the animation drives is no longer at its default (render snapshot hints).

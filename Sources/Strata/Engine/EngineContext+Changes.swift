@@ -27,9 +27,8 @@ extension EngineContext {
     func applyProperty(_ layer: CALayer, _ p: PropertyID, _ new: Lanes) -> (Lanes, ActionOutcome, Bool)? {
         let info = hot[p.index]
         let w = info.width
-        var finite = true
-        for c in 0..<w where !new[c].isFinite { finite = false }
-        if !finite && !(info.kind == .color && new[0].isNaN && new[1].isNaN && new[2].isNaN && new[3].isNaN) {
+        if _slowPath(!new.isFinite(width: w))
+            && !(info.kind == .color && new[0].isNaN && new[1].isNaN && new[2].isNaN && new[3].isNaN) {
             refuseNonFinite(p, new)
             return nil
         }
@@ -45,7 +44,7 @@ extension EngineContext {
         if !disabled {
             outcome = lookupStrategy.outcome(layer, p)
         }
-        for c in 0..<w { model[row * w + c] = new[c] }
+        new.store(to: model + row * w, width: w)
         if info.snapshotHint != 0 { layers.addHints(row, info.snapshotHint) }
         switch outcome {
         case .none: break
@@ -54,7 +53,7 @@ extension EngineContext {
         case .builtIn(_): addBuiltInTransition(layer)
         case .action(let a): runAction(a, layer: layer, row: layer.row, p, old: old)
         }
-        dirty.append((layer.row, p))
+        _ = dirty.append(DirtyChange(row: layer.row, property: p))
         deliverDeferred()
         return (old, outcome, disabled)
     }

@@ -35,7 +35,10 @@ extension EngineContext {
     @inline(never)
     private func runDisplayPass(_ displayQueue: DisplayQueue) {
         if displayQueue.watchesKeys || displayQueue.watchesBounds {
-            for (row, p) in dirty where layers.flags[Int(row)] & LayerFlags.alive != 0 {
+            // Indexed: a display callback may change properties (appended, not visited).
+            for k in 0..<dirty.count {
+                let (row, p) = (dirty[k].row, dirty[k].property)
+                guard layers.flags[Int(row)] & LayerFlags.alive != 0 else { continue }
                 let custom = layers.flags[Int(row)] & LayerFlags.customClass != 0
                 guard custom || (displayQueue.watchesBounds && p == .bounds),
                       let layer = layers.handle[Int(row)]?.takeUnretainedValue() else { continue }
@@ -69,10 +72,11 @@ extension EngineContext {
             if timings.refCount[i] == 0 { entryDone(e); timings.release(e) }
         }
         pendingEntries.removeAll(keepingCapacity: true)
-        for (row, p) in dirty where layers.flags[Int(row)] & LayerFlags.alive != 0 {
-            if !hasAnimation(row: row, property: p) { layers.snapPresentation(row, p) }
+        for k in 0..<dirty.count {
+            let (row, p) = (dirty[k].row, dirty[k].property)
+            if layers.flags[Int(row)] & LayerFlags.alive != 0 && !hasAnimation(row: row, property: p) { layers.snapPresentation(row, p) }
         }
-        dirty.removeAll(keepingCapacity: true)
+        dirty.removeAll()
         for (row, key) in dirtyObjects where layers.flags[Int(row)] & LayerFlags.alive != 0 {
             guard let layer = layers.handle[Int(row)]?.takeUnretainedValue() else { continue }
             let id = PropertyID(key)

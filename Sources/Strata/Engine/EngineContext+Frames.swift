@@ -120,7 +120,7 @@ extension EngineContext {
 
     /// Whether `p` of `row` was changed since the last commit.
     private func hasUncommittedChange(row: Int32, _ p: PropertyID) -> Bool {
-        for k in 0..<dirty.count where dirty[k].0 == row && dirty[k].1 == p { return true }
+        for k in 0..<dirty.count where dirty[k].row == row && dirty[k].property == p { return true }
         for k in 0..<dirtyObjects.count where dirtyObjects[k].0 == row && dirtyObjects[k].1 == p.raw { return true }
         return false
     }

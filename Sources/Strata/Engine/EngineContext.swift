@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import CStrataThread
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -36,7 +37,7 @@ final class EngineContext {
     /// the hand-off.
     static let splitThresholdLanes = 131_072
 
-    deinit { renderWorker?.stop() }
+    deinit { renderWorker?.stop(); dirty.free() }
 
     /// Sublayers a deinitialising layer let go of, released one at a time by the outermost
     /// `layerDidDeinit` (releasing them from inside it would recurse once per level and
@@ -46,7 +47,9 @@ final class EngineContext {
 
     /// Work held until the outermost commit.
     @exclusivity(unchecked) var pendingEntries: [Int32] = []
-    @exclusivity(unchecked) var dirty: [(row: Int32, property: PropertyID)] = []
+    /// Layer properties changed since the last commit, in change order. A `RowTable`: the
+    /// setter's append takes no uniqueness check (an Array's took a call per change).
+    @exclusivity(unchecked) var dirty = RowTable(empty: DirtyChange(row: -1, property: PropertyID(0)))
     @exclusivity(unchecked) var uncommittedLayers: [Int32] = []
 
     /// The property change whose action is running (CAAnimation.run reads its old value).
@@ -85,7 +88,6 @@ final class EngineContext {
     @exclusivity(unchecked) var recorder: EngineRecorder?
 
     init() {
-        dirty.reserveCapacity(256)
         pendingEntries.reserveCapacity(64)
     }
 
@@ -107,13 +109,11 @@ final class EngineContext {
             "\(what): this thread's engine holds at most \(maxAnimations) running animations (StrataEngine.capacityLimits.animations) and has \(animations.liveCount); not added")
     }
 
-    /// The thread-local key engines are found under, copied here so a check does not go
-    /// through the lazily initialised global.
-    let threadKey = contextKey
-
-    /// Whether this is the calling thread's engine (one thread-local read).
+    /// Whether this is the calling thread's engine (one thread-local read, inline: a C
+    /// `__thread` pointer, see `CStrataThread`; `pthread_getspecific` was a call into libc,
+    /// 25 instructions of every property change).
     var isCurrent: Bool {
-        @inline(__always) get { pthread_getspecific(threadKey) == Unmanaged.passUnretained(self).toOpaque() }
+        @inline(__always) get { strata_current_engine() == Unmanaged.passUnretained(self).toOpaque() }
     }
 
     /// A layer of this engine was used on another thread.
@@ -158,7 +158,7 @@ final class EngineContext {
     /// This thread's engine, created on first use.
     static var current: EngineContext {
         @inline(__always) get {
-            if let p = pthread_getspecific(contextKey) {
+            if let p = strata_current_engine() {
                 return Unmanaged<EngineContext>.fromOpaque(p).takeUnretainedValue()
             }
             return makeCurrent()
@@ -168,7 +168,11 @@ final class EngineContext {
     @inline(never)
     private static func makeCurrent() -> EngineContext {
         let c = EngineContext()
-        pthread_setspecific(contextKey, Unmanaged.passRetained(c).toOpaque())
+        let p = Unmanaged.passRetained(c).toOpaque()
+        // The key's destructor ends the engine with its thread; the C thread-local is what
+        // the checks read.
+        pthread_setspecific(contextKey, p)
+        strata_set_current_engine(p)
         StrataRecording.startFromEnvironment(c)
         return c
     }
@@ -186,11 +190,13 @@ final class EngineContext {
         }
         // Re-install for the duration of the commit so engine calls find this context.
         pthread_setspecific(contextKey, p)
+        strata_set_current_engine(p)
         while !context.transactions.isEmpty { context.commitTop() }
         if context.recorder != nil { StrataRecording.finish(context) }
         // Presentation copies hold their engine: the ones it keeps would keep it for ever.
         context.releaseKeptCopies()
         pthread_setspecific(contextKey, nil)
+        strata_set_current_engine(nil)
         c.release()
     }
 }
@@ -207,3 +213,9 @@ private let contextKey: pthread_key_t = {
 /// One rotating path animation's turn this frame: its layer row, its add order and the
 /// tangent angle (NaN when it adds nothing).
 typealias RotationTurn = (row: Int32, sequence: UInt64, angle: Double)
+
+/// A layer property changed in the open transaction (`EngineContext.dirty`).
+struct DirtyChange {
+    var row: Int32
+    var property: PropertyID
+}

@@ -29,6 +29,33 @@ extension SIMD16 where Scalar == Double {
             return SIMD16(loading: base + offset, width: w)
         }
     }
+
+    /// Stores the first `width` lanes at `p`, with the constant lane indices of
+    /// `init(loading:width:)` (a loop over a variable lane index spills the whole vector for
+    /// each lane).
+    @inline(__always)
+    func store(to p: UnsafeMutablePointer<Double>, width w: Int) {
+        switch w {
+        case 1: p[0] = self[0]
+        case 2: p[0] = self[0]; p[1] = self[1]
+        case 4: p[0] = self[0]; p[1] = self[1]; p[2] = self[2]; p[3] = self[3]
+        case 16: UnsafeMutableRawPointer(p).storeBytes(of: self, as: SIMD16<Double>.self)
+        default: for c in 0..<w { p[c] = self[c] }
+        }
+    }
+
+    /// Whether the first `width` lanes are all finite (constant lane indices, as above).
+    @inline(__always)
+    func isFinite(width w: Int) -> Bool {
+        switch w {
+        case 1: return self[0].isFinite
+        case 2: return self[0].isFinite && self[1].isFinite
+        case 4: return self[0].isFinite && self[1].isFinite && self[2].isFinite && self[3].isFinite
+        default:
+            for c in 0..<w where !self[c].isFinite { return false }
+            return true
+        }
+    }
 }
 
 /// A layer: Core Animation's model object. The object is a handle: its numeric properties

@@ -201,7 +201,12 @@ final class AnimationStore {
 
     @exclusivity(unchecked) private var nextSequence: UInt64 = 0
 
-    func newRecord(_ r0: AnimationRecord, object: CAAnimation?) -> Int32 {
+    @inline(never)
+    func newRecord(_ r: AnimationRecord, object: CAAnimation?) -> Int32 { newRecordInline(r, object: object) }
+
+    /// `newRecord`, inline (the lane records' add).
+    @inline(__always)
+    func newRecordInline(_ r0: AnimationRecord, object: CAAnimation?) -> Int32 {
         var r = r0
         nextSequence &+= 1
         r.sequence = nextSequence

@@ -198,13 +198,16 @@ final class LayerStore {
         return presentation[p.index]!
     }
 
+    /// `PropertyTable.hot`, read once (a global's every access checks its initialisation).
+    let hot = PropertyTable.hot
+
     /// Copies the model value of (row, p) to its presentation value.
     @inline(__always)
     func snapPresentation(_ row: Int32, _ p: PropertyID) {
         guard let m = model[p.index], let pr = presentation[p.index] else { return }
-        let w = PropertyTable[p].width
+        let w = hot[p.index].width
         let i = Int(row) * w
-        for c in 0..<w { pr[i + c] = m[i + c] }
+        Lanes(loading: m + i, width: w).store(to: pr + i, width: w)
         noteChanged(row)
     }
 
