@@ -132,6 +132,33 @@ final class BadInputTests: XCTestCase {
         assertPoint(presented.position, 1, 2)
     }
 
+    /// A transform is checked and written as 16 lanes: a non-finite entry anywhere (the last
+    /// one too) refuses the whole value, and a finite one is written whole.
+    func test_transformWithANonFiniteEntryAnywhereKeepsTheWholeOldTransform() throws {
+        let scene = Scene(CALayer()) { layer in layer.transform = CATransform3DMakeScale(2, 3, 1) }
+        let layer = scene.layer
+        var lastNaN = CATransform3DMakeTranslation(5, 6, 7)
+        lastNaN.m44 = .nan
+        assertOneDiagnostic(StrataDiagnostics.capture { layer.transform = lastNaN }, .nonFiniteValue, "transform.m44 = nan")
+        var infinite = CATransform3DIdentity
+        infinite.m12 = -.infinity
+        assertOneDiagnostic(StrataDiagnostics.capture { layer.transform = infinite }, .nonFiniteValue, "transform.m12 = -inf")
+        XCTAssertTrue(CATransform3DEqualToTransform(layer.transform, CATransform3DMakeScale(2, 3, 1)))
+
+        let c = (1...16).map { CGFloat($0) / 4 }
+        let every = CATransform3D(m11: c[0], m12: c[1], m13: c[2], m14: c[3], m21: c[4], m22: c[5], m23: c[6], m24: c[7],
+                                  m31: c[8], m32: c[9], m33: c[10], m34: c[11], m41: c[12], m42: c[13], m43: c[14], m44: c[15])
+        layer.transform = every
+        let t = layer.transform
+        XCTAssertEqual([t.m11, t.m12, t.m13, t.m14, t.m21, t.m22, t.m23, t.m24,
+                        t.m31, t.m32, t.m33, t.m34, t.m41, t.m42, t.m43, t.m44], c)
+        scene.frame(at: 10)   // the implicit transaction commits here: its animation starts at 10
+        scene.frame(at: 11)
+        let p = try scene.presented().transform
+        XCTAssertEqual([p.m11, p.m12, p.m13, p.m14, p.m21, p.m22, p.m23, p.m24,
+                        p.m31, p.m32, p.m33, p.m34, p.m41, p.m42, p.m43, p.m44], c)
+    }
+
     func test_nonFiniteAnimationValueIsNotAdded() {
         let scene = Scene(CALayer())
         let fadeToNaN = CABasicAnimation(keyPath: "opacity")
