@@ -35,8 +35,9 @@ extension EngineContext {
     @inline(never)
     private func runDisplayPass(_ displayQueue: DisplayQueue) {
         if displayQueue.watchesKeys || displayQueue.watchesBounds {
-            // Indexed: a display callback may change properties (appended, not visited).
-            for k in 0..<dirty.count {
+            // Indexed: a display callback may change properties (appended, not visited), or
+            // flush, whose commit takes the log (and its own pass over it): then this stops.
+            for k in 0..<dirty.count where k < dirty.count {
                 let (row, p) = (dirty[k].row, dirty[k].property)
                 guard layers.flags[Int(row)] & LayerFlags.alive != 0 else { continue }
                 let custom = layers.flags[Int(row)] & LayerFlags.customClass != 0
