@@ -168,11 +168,7 @@ final class EngineContext {
     @inline(never)
     private static func makeCurrent() -> EngineContext {
         let c = EngineContext()
-        let p = Unmanaged.passRetained(c).toOpaque()
-        // The key's destructor ends the engine with its thread; the C thread-local is what
-        // the checks read.
-        pthread_setspecific(contextKey, p)
-        strata_set_current_engine(p)
+        install(Unmanaged.passRetained(c).toOpaque())
         StrataRecording.startFromEnvironment(c)
         return c
     }
@@ -189,15 +185,21 @@ final class EngineContext {
                 metadata: ["strata.code": "\(StrataDiagnosticCode.openTransactionsAtThreadExit.rawValue)"])
         }
         // Re-install for the duration of the commit so engine calls find this context.
-        pthread_setspecific(contextKey, p)
-        strata_set_current_engine(p)
+        install(p)
         while !context.transactions.isEmpty { context.commitTop() }
         if context.recorder != nil { StrataRecording.finish(context) }
         // Presentation copies hold their engine: the ones it keeps would keep it for ever.
         context.releaseKeptCopies()
-        pthread_setspecific(contextKey, nil)
-        strata_set_current_engine(nil)
+        install(nil)
         c.release()
+    }
+
+    /// Sets (or clears) this thread's engine in both places it is kept: the pthread key,
+    /// whose destructor ends the engine with its thread, and the C thread-local the checks
+    /// read (`isCurrent`, `current`). Always together, so the two never disagree.
+    private static func install(_ p: UnsafeMutableRawPointer?) {
+        pthread_setspecific(contextKey, p)
+        strata_set_current_engine(p)
     }
 }
 
