@@ -470,6 +470,119 @@ final class BasicAnimationTests: XCTestCase {
         XCTAssertEqual(Double(presented.cornerRadius), 1, accuracy: 1e-6)
     }
 
+    // MARK: retirement of animations that finish together
+
+    /// Animations of one property on several layers finish at once, some earlier than
+    /// others that were added between them: the finished ones show the model, the one
+    /// still running goes on from where it is, and is itself retired at its end.
+    func test_animationsFinishingTogetherLeaveTheOnesStillRunningIntact() throws {
+        let root = CALayer()
+        let layers = (0..<3).map { _ in CALayer() }
+        withActionsDisabled {
+            for l in layers { root.addSublayer(l); l.opacity = 0.25 }
+        }
+        let renderer = CARenderer(layer: root)
+        renderer.renderFrame(atTime: 0)
+        inTransaction {
+            layers[0].add(basic("opacity", from: 0.0, to: 1.0, duration: 0.5), forKey: "short")
+            layers[1].add(basic("opacity", from: 0.0, to: 1.0, duration: 2), forKey: "long")
+            layers[2].add(basic("opacity", from: 0.0, to: 1.0, duration: 0.5), forKey: "short")
+        }
+        renderer.renderFrame(atTime: 0.25)
+        XCTAssertEqual(Double(try XCTUnwrap(layers[0].presentation()).opacity), 0.5, accuracy: 1e-6)
+        XCTAssertEqual(Double(try XCTUnwrap(layers[1].presentation()).opacity), 0.125, accuracy: 1e-6)
+        renderer.renderFrame(atTime: 1)
+        XCTAssertEqual(animationKeys(of: layers[0]), [])
+        XCTAssertEqual(animationKeys(of: layers[1]), ["long"])
+        XCTAssertEqual(animationKeys(of: layers[2]), [])
+        XCTAssertEqual(Double(try XCTUnwrap(layers[0].presentation()).opacity), 0.25, accuracy: 1e-6, "the model")
+        XCTAssertEqual(Double(try XCTUnwrap(layers[2].presentation()).opacity), 0.25, accuracy: 1e-6, "the model")
+        XCTAssertEqual(Double(try XCTUnwrap(layers[1].presentation()).opacity), 0.5, accuracy: 1e-6)
+        renderer.renderFrame(atTime: 1.5)
+        XCTAssertEqual(Double(try XCTUnwrap(layers[1].presentation()).opacity), 0.75, accuracy: 1e-6)
+        // A new animation joins the survivor; then the survivor is removed by hand: it goes
+        // and shows the model, and the new one runs on.
+        inTransaction { layers[0].add(basic("opacity", from: 1.0, to: 0.0), forKey: "again") }
+        layers[1].removeAnimation(forKey: "long")
+        renderer.renderFrame(atTime: 1.75)
+        XCTAssertEqual(animationKeys(of: layers[0]), ["again"])
+        XCTAssertEqual(animationKeys(of: layers[1]), [])
+        XCTAssertEqual(Double(try XCTUnwrap(layers[1].presentation()).opacity), 0.25, accuracy: 1e-6, "the model")
+        XCTAssertEqual(Double(try XCTUnwrap(layers[0].presentation()).opacity), 0.75, accuracy: 1e-6)
+        renderer.renderFrame(atTime: 2.5)
+        XCTAssertEqual(animationKeys(of: layers[0]), [])
+        XCTAssertEqual(Double(try XCTUnwrap(layers[0].presentation()).opacity), 0.25, accuracy: 1e-6, "the model")
+    }
+
+    /// One transaction's animations of several kinds on one layer (basic, keyframe, a
+    /// transform field, two of one property) end together and all go: the model shows for
+    /// each property, and the delegate of one of them hears of its stop once.
+    func test_animationsOfSeveralKindsEndingTogetherAllGo() throws {
+        let scene = Scene(CALayer()) {
+            $0.opacity = 0.5
+            $0.position = CGPoint(x: 10, y: 20)
+            $0.cornerRadius = 2
+        }
+        let recorder = AnimationEventRecorder()
+        let keyframes = CAKeyframeAnimation(keyPath: "position")
+        keyframes.values = [CGPoint(x: 0, y: 0), CGPoint(x: 100, y: 0), CGPoint(x: 100, y: 100)]
+        keyframes.duration = 1
+        let spin = basic("transform.rotation.z", from: 0.0, to: Double.pi)
+        let round = basic("cornerRadius", from: 0.0, to: 10.0)
+        round.delegate = recorder
+        inTransaction {
+            scene.layer.add(basic("opacity", from: 0.0, to: 1.0), forKey: "fade")
+            scene.layer.add(basic("opacity", by: 0.25), forKey: "fade-more")
+            scene.layer.add(keyframes, forKey: "path")
+            scene.layer.add(spin, forKey: "spin")
+            scene.layer.add(round, forKey: "round")
+        }
+        scene.frame(at: 0.5)
+        XCTAssertEqual(animationKeys(of: scene.layer), ["fade", "fade-more", "path", "spin", "round"])
+        scene.frame(at: 1)
+        XCTAssertEqual(animationKeys(of: scene.layer), [])
+        let presented = try scene.presented()
+        XCTAssertEqual(Double(presented.opacity), 0.5, accuracy: 1e-6)
+        assertPoint(presented.position, 10, 20)
+        XCTAssertEqual(Double(presented.cornerRadius), 2, accuracy: 1e-6)
+        XCTAssertEqual(presented.transform.m11, 1, accuracy: 1e-9)
+        XCTAssertEqual(presented.transform.m12, 0, accuracy: 1e-9)
+        XCTAssertEqual(recorder.stops, [true])
+        // A new animation of the property two animations composed starts alone.
+        inTransaction { scene.layer.add(basic("opacity", from: 0.0, to: 0.25), forKey: "fade") }
+        scene.frame(at: 1.5)
+        XCTAssertEqual(Double(try scene.presented().opacity), 0.125, accuracy: 1e-6)
+    }
+
+    /// Implicit animations of many layers, started in a scattered order in one transaction,
+    /// end in one frame: every layer shows its model, none is left running, and each layer's
+    /// next change animates from the model.
+    func test_implicitAnimationsOfManyLayersEndingInOneFrameAllShowTheModel() throws {
+        let root = CALayer()
+        let layers = (0..<200).map { _ in CALayer() }
+        withActionsDisabled { for l in layers { root.addSublayer(l) } }
+        let renderer = CARenderer(layer: root)
+        renderer.renderFrame(atTime: 0)
+        let before = StrataEngine.activeAnimationCount
+        inTransaction(duration: 1) {
+            for k in 0..<200 { layers[k * 7 % 200].opacity = Float(k % 10) / 10 }
+        }
+        renderer.renderFrame(atTime: 0.5)
+        XCTAssertEqual(StrataEngine.activeAnimationCount - before, 200)
+        renderer.renderFrame(atTime: 1)
+        XCTAssertEqual(StrataEngine.activeAnimationCount, before)
+        for (k, l) in layers.enumerated() {
+            XCTAssertEqual(try XCTUnwrap(l.presentation()).opacity, l.opacity, "layer \(k)")
+            XCTAssertNil(l.animationKeys(), "layer \(k)")
+        }
+        let model3 = Double(layers[3].opacity)   // set at k = 29 (29 * 7 % 200 = 3): 0.9
+        XCTAssertEqual(model3, 0.9, accuracy: 1e-6)
+        inTransaction(duration: 1) { layers[3].opacity = 0.1 }
+        renderer.renderFrame(atTime: 1.5)
+        XCTAssertEqual(Double(try XCTUnwrap(layers[3].presentation()).opacity),
+                       model3 + (0.1 - model3) * ReferenceCurve.caDefault.progress(atFraction: 0.5), accuracy: 1e-6)
+    }
+
     func test_delegateIsToldStartThenStopFinished() {
         let scene = Scene(CALayer())
         let recorder = AnimationEventRecorder()

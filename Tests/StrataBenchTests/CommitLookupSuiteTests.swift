@@ -21,7 +21,7 @@ final class CommitLookupSuiteTests: XCTestCase {
     func test_commitCasesBuildRunAndResetToTheSameState() throws {
         let baseLayers = StrataEngine.layerCount
         let baseAnimations = StrataEngine.activeAnimationCount
-        let cases = CommitSuite.cases().filter { n($0) <= 1_000 }
+        let cases = CommitSuite.cases().filter { n($0) <= 1_000 && $0.parameters["variant"] != "retire" }
         XCTAssertEqual(cases.count, CommitSuite.Variant.allCases.count * 2)
         for c in cases {
             let variant = try XCTUnwrap(c.parameters["variant"].flatMap(CommitSuite.Variant.init(rawValue:)), c.name)
@@ -49,12 +49,39 @@ final class CommitLookupSuiteTests: XCTestCase {
         }
     }
 
+    /// `commit/retire/N` at N ≤ 1000: each reset starts N animations, each run retires them
+    /// all (none left, the model shown), and releasing the workload releases its layers.
+    func test_retireCasesStartAndRetireTheirAnimations() throws {
+        let baseLayers = StrataEngine.layerCount
+        let baseAnimations = StrataEngine.activeAnimationCount
+        let cases = CommitSuite.cases().filter { n($0) <= 1_000 && $0.parameters["variant"] == "retire" }
+        XCTAssertEqual(cases.map(\.name), ["commit/retire/100", "commit/retire/1000"])
+        for c in cases {
+            XCTAssertEqual(c.items, n(c), c.name)
+            XCTAssertEqual(c.item, "animation", c.name)
+            XCTAssertTrue(c.hasReset, c.name)
+            do {
+                let w = try c.make()
+                let reset = try XCTUnwrap(w.reset, c.name)
+                XCTAssertEqual(StrataEngine.layerCount - baseLayers, n(c) + 1, "\(c.name): root + N layers")
+                for _ in 0..<2 {
+                    reset()
+                    XCTAssertEqual(StrataEngine.activeAnimationCount - baseAnimations, n(c), "\(c.name): animations a reset starts")
+                    w.run()
+                    XCTAssertEqual(StrataEngine.activeAnimationCount, baseAnimations, "\(c.name): animations left after a run")
+                }
+            }
+            XCTAssertEqual(StrataEngine.layerCount, baseLayers, "\(c.name): layers left alive after release")
+        }
+    }
+
     /// The variants the lead's counted bodies name exist, and the quick subset is small.
     func test_commitNamesAndQuickSubset() {
         let cases = CommitSuite.cases()
         let names = Set(cases.map(\.name))
         XCTAssertEqual(names.count, cases.count)
-        XCTAssertEqual(cases.count, CommitSuite.Variant.allCases.count * CommitSuite.sizes.count)
+        // Each variant at each size, and the retirement frame at each size.
+        XCTAssertEqual(cases.count, (CommitSuite.Variant.allCases.count + 1) * CommitSuite.sizes.count)
         for counted in Suites.countedNames where counted.hasPrefix("commit/") {
             XCTAssertTrue(names.contains(counted), "counted body \(counted) is not a commit case")
         }

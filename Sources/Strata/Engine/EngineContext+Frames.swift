@@ -524,37 +524,47 @@ extension EngineContext {
             swap(&finished, &finishedScratch)
         }
         let completed = timings.justCompleted
+        // Completion groups are released in the add order of the animations that complete
+        // (an entry without groups releases none: its records are not walked for this).
+        var released: [(UInt64, Int32)] = []
+        for k in 0..<completed.count {
+            let i = Int(completed[k])
+            guard timings.alive[i], timings.params[i].parent < 0, !timings.groups[i].isEmpty else { continue }
+            var first = UInt64.max
+            var id = timings.firstRecord[i]
+            while id >= 0 { first = min(first, animations.records[Int(id)].sequence); id = animations.records[Int(id)].nextInTiming }
+            released.append((first, completed[k]))
+        }
+        if released.count > 1 { released.sort { $0.0 < $1.0 } }
+        for (_, e) in released { entryDone(e) }
         var inOrder = true
         for k in 0..<completed.count {
             let e = completed[k]
             let i = Int(e)
             guard timings.alive[i], timings.params[i].parent < 0 else { continue }
+            let start = finished.count
+            if timings.params[i].removedOnCompletion && timings.delegateCount[i] == 0 {
+                // Nothing to tell anyone: the entry's lane records go in one walk, the
+                // others (if any) are collected for `detach` below.
+                retireLaneRecords(ofEntry: e, others: &finished)
+            } else {
+                var id = timings.firstRecord[i]
+                while id >= 0 {
+                    let r = animations.records[Int(id)]
+                    if timings.params[i].removedOnCompletion || r.flags & RecordFlags.hasDelegate != 0 {
+                        finished.append((r.sequence, id))
+                    }
+                    id = r.nextInTiming
+                }
+            }
             // An entry's list is newest first (records are linked at its head): reversed, it
             // is usually in add order already, and the sort below is skipped.
-            let start = finished.count
-            var id = timings.firstRecord[i]
-            while id >= 0 {
-                let r = animations.records[Int(id)]
-                if timings.params[i].removedOnCompletion || r.flags & RecordFlags.hasDelegate != 0 {
-                    finished.append((r.sequence, id))
-                }
-                id = r.nextInTiming
-            }
-            finished[start...].reverse()
+            var a = start, b = finished.count - 1
+            while a < b { finished.swapAt(a, b); a += 1; b -= 1 }
             if inOrder {
                 for j in max(start, 1)..<max(finished.count, 1) where finished[j - 1].0 > finished[j].0 { inOrder = false; break }
             }
         }
-        // Completion groups are released in the add order of the animations that complete.
-        var released: [(UInt64, Int32)] = []
-        for k in 0..<completed.count where timings.alive[Int(completed[k])] && timings.params[Int(completed[k])].parent < 0 {
-            var first = UInt64.max
-            var id = timings.firstRecord[Int(completed[k])]
-            while id >= 0 { first = min(first, animations.records[Int(id)].sequence); id = animations.records[Int(id)].nextInTiming }
-            released.append((first, completed[k]))
-        }
-        released.sort { $0.0 < $1.0 }
-        for (_, e) in released { entryDone(e) }
         var stopped: [(CAAnimation, Bool)] = []
         if !finished.isEmpty {
             if !inOrder { finished.sort { $0.0 < $1.0 } }

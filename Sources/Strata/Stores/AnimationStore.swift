@@ -234,6 +234,14 @@ final class AnimationStore {
         freeRecords.push(id)
     }
 
+    /// `freeRecord` of a `.lanes` record (no side table to clear), inline.
+    @inline(__always)
+    func freeLaneRecord(_ id: Int32) {
+        records[Int(id)] = AnimationRecord()
+        if objects[Int(id)] != nil { objects[Int(id)] = nil }
+        freeRecords.push(id)
+    }
+
     /// Bytes of the records table, the animation objects' slots and every track (capacity,
     /// not live animations). Keyframe pools count their live capacity.
     var bytesAllocated: Int {
