@@ -15,6 +15,10 @@ enum CommitVariant: String, CaseIterable {
     case implicit
     /// The same with P = 3: opacity, position, backgroundColor.
     case implicit3 = "implicit-3-properties"
+    /// `implicit` over the layers in a scattered order (stride 7919, prime to every size),
+    /// as a scene's random changes reach them: at 1e5 layers each change's rows and lists
+    /// are out of cache.
+    case implicitScattered = "implicit-scattered"
     /// `setDisableActions(true)`: no lookup result is used, no animation.
     case disableActions = "disable-actions"
     /// Layers backing host views, whose delegate returns NSNull outside animation blocks.
@@ -75,6 +79,7 @@ func makeCommitWorkload(_ v: CommitVariant, n: Int) throws -> Workload {
     var on = false
     let red = CGColor(red: 1, green: 0, blue: 0, alpha: 1), blue = CGColor(red: 0, green: 0, blue: 1, alpha: 1)
 
+    let scattered = v == .implicitScattered ? (0..<n).map { layers[$0 &* 7919 % n] } : []
     let run = {
         on.toggle()
         let opacity: Float = on ? 0.5 : 1
@@ -82,6 +87,8 @@ func makeCommitWorkload(_ v: CommitVariant, n: Int) throws -> Workload {
         switch v {
         case .implicit, .hostView, .actionsDictionary, .recorded:
             for l in layers { l.opacity = opacity }
+        case .implicitScattered:
+            for l in scattered { l.opacity = opacity }
         case .implicit3:
             let x = on ? 10.0 : 0
             let c = on ? red : blue
