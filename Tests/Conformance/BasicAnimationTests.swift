@@ -583,6 +583,42 @@ final class BasicAnimationTests: XCTestCase {
                        model3 + (0.1 - model3) * ReferenceCurve.caDefault.progress(atFraction: 0.5), accuracy: 1e-6)
     }
 
+    /// An implicit animation that goes before its transaction commits (removed, removed
+    /// with every other, or replaced under its key by an animation of another property)
+    /// leaves the change's model value showing from the next frame, as a change without
+    /// animation does.
+    func test_implicitAnimationGoneBeforeTheCommitLeavesTheModelShowing() throws {
+        let scene = Scene(CALayer()) { $0.opacity = 1; $0.position = CGPoint(x: 5, y: 5) }
+        scene.frame(at: 0.1)
+        inTransaction(duration: 1) {
+            scene.layer.opacity = 0.2
+            XCTAssertEqual(animationKeys(of: scene.layer), ["opacity"])
+            scene.layer.removeAnimation(forKey: "opacity")
+        }
+        scene.frame(at: 0.2)
+        XCTAssertEqual(Double(try scene.presented().opacity), 0.2, accuracy: 1e-6, "removed")
+
+        inTransaction(duration: 1) {
+            scene.layer.opacity = 0.4
+            scene.layer.removeAllAnimations()
+            CATransaction.begin()
+            CATransaction.setDisableActions(true)
+            scene.layer.opacity = 0.7
+            CATransaction.commit()
+        }
+        scene.frame(at: 0.3)
+        XCTAssertEqual(animationKeys(of: scene.layer), [])
+        XCTAssertEqual(Double(try scene.presented().opacity), 0.7, accuracy: 1e-6, "removed with the others, then set without animation")
+
+        inTransaction(duration: 1) {
+            scene.layer.opacity = 0.9
+            scene.layer.add(basic("position", from: CGPoint(x: 0, y: 0), to: CGPoint(x: 100, y: 0)), forKey: "opacity")
+        }
+        scene.frame(at: 0.8)
+        XCTAssertEqual(Double(try scene.presented().opacity), 0.9, accuracy: 1e-6, "replaced by an animation of another property")
+        assertPoint(try scene.presented().position, 50, 0)
+    }
+
     func test_delegateIsToldStartThenStopFinished() {
         let scene = Scene(CALayer())
         let recorder = AnimationEventRecorder()
