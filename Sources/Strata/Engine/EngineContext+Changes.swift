@@ -46,20 +46,14 @@ extension EngineContext {
         }
         new.store(to: model + row * w, width: w)
         if info.snapshotHint != 0 { layers.addHints(row, info.snapshotHint) }
-        var animated = false
         switch outcome {
         case .none: break
         case .builtIn(.basic):
-            if _fastPath(hasRoomForAnimations()) {
-                addImplicit(layer.row, p, from: old, to: new)
-                animated = true
-            } else {
-                implicitAtCapacity(p)
-            }
+            if _fastPath(hasRoomForAnimations()) { addImplicit(layer.row, p, from: old, to: new) } else { implicitAtCapacity(p) }
         case .builtIn(_): addBuiltInTransition(layer)
         case .action(let a): runAction(a, layer: layer, row: layer.row, p, old: old)
         }
-        _ = dirty.append(DirtyChange(row: layer.row, property: p, animated: animated))
+        _ = dirty.append(DirtyChange(row: layer.row, property: p))
         deliverDeferred()
         return (old, outcome, disabled)
     }

@@ -73,7 +73,7 @@ extension EngineContext {
             if timings.refCount[i] == 0 { entryDone(e); timings.release(e) }
         }
         pendingEntries.removeAll(keepingCapacity: true)
-        for k in 0..<dirty.count where !dirty[k].animated {
+        for k in 0..<dirty.count {
             let (row, p) = (dirty[k].row, dirty[k].property)
             if layers.flags[Int(row)] & LayerFlags.alive != 0 && !hasAnimation(row: row, property: p) { layers.snapPresentation(row, p) }
         }

@@ -220,9 +220,4 @@ typealias RotationTurn = (row: Int32, sequence: UInt64, angle: Double)
 struct DirtyChange {
     var row: Int32
     var property: PropertyID
-    /// The change added its built-in implicit animation. At the commit that animation
-    /// shows the change, or it went since and showed the model when it went (removed:
-    /// snapped; replaced: by another animation of the property), so the commit's check of
-    /// the layer's rows and list for this change is skipped.
-    var animated = false
 }
