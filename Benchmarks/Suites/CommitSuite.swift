@@ -28,8 +28,8 @@ extension CommitSuite {
     /// `commit/retire/N`: the frame in which N implicit opacity animations finish and are
     /// removed (their records, track slots and list links go, the presentation shows the
     /// model). The reset (untimed) starts them in one transaction, over the layers in a
-    /// scattered order (stride 7919, prime to every size), as a scene's random changes leave
-    /// them, and renders their first frame; the run renders long after their end.
+    /// scattered order (`scatteredOrder`), as a scene's random changes leave them, and
+    /// renders their first frame; the run renders long after their end.
     static func retireCase(n: Int) -> BenchmarkCase {
         BenchmarkCase(
             "commit/retire/\(n)", items: n, item: "animation",
@@ -51,7 +51,7 @@ extension CommitSuite {
             layers.append(l)
         }
         CATransaction.commit()
-        let order = (0..<n).map { layers[$0 &* 7919 % n] }
+        let order = scatteredOrder(layers)
         let renderer = CARenderer(layer: root)
         var t = 0.0
         renderer.renderFrame(atTime: t)

@@ -47,6 +47,13 @@ func commitCase(_ v: CommitVariant, n: Int, engine: String, quick: Bool) -> Benc
         make: { try makeCommitWorkload(v, n: n) })
 }
 
+/// `items` in a scattered order: item k * 7919 mod n at k (7919 is prime, so prime to every
+/// size the suite uses: a permutation), as a scene's random changes reach layers.
+func scatteredOrder<T>(_ items: [T]) -> [T] {
+    let n = items.count
+    return (0..<n).map { items[$0 &* 7919 % n] }
+}
+
 func makeCommitWorkload(_ v: CommitVariant, n: Int) throws -> Workload {
     let root = CALayer()
     var views: [View] = []
@@ -79,7 +86,7 @@ func makeCommitWorkload(_ v: CommitVariant, n: Int) throws -> Workload {
     var on = false
     let red = CGColor(red: 1, green: 0, blue: 0, alpha: 1), blue = CGColor(red: 0, green: 0, blue: 1, alpha: 1)
 
-    let scattered = v == .implicitScattered ? (0..<n).map { layers[$0 &* 7919 % n] } : []
+    let scattered = v == .implicitScattered ? scatteredOrder(layers) : []
     let run = {
         on.toggle()
         let opacity: Float = on ? 0.5 : 1

@@ -271,11 +271,7 @@ extension EngineContext {
         // keep it, and the snapshot looks again.
         freezeLiveCopies()
         layers.noteChanged(r.layer)
-        // layer list
-        if r.prevInLayer >= 0 { animations.records[Int(r.prevInLayer)].nextInLayer = r.nextInLayer }
-        else { animations.firstOfLayer[row] = r.nextInLayer }
-        if r.nextInLayer >= 0 { animations.records[Int(r.nextInLayer)].prevInLayer = r.prevInLayer }
-        else { animations.lastOfLayer[row] = r.prevInLayer }
+        unlinkFromLayer(r)
         // timing list
         let e = Int(r.timing)
         if r.prevInTiming >= 0 { animations.records[Int(r.prevInTiming)].nextInTiming = r.nextInTiming }
@@ -286,12 +282,7 @@ extension EngineContext {
         var rotated = false
         switch r.kind {
         case .lanes:
-            composedBefore = animations.trackHandles[Int(r.track)]._withUnsafeGuaranteedRef { t in
-                let c = t.compose[Int(r.slot)] & SlotFlags.compose != 0
-                let moved = t.remove(r.slot)
-                if moved >= 0 { animations.records[Int(moved)].slot = r.slot }
-                return c
-            }
+            composedBefore = removeLaneSlot(r)
         case .object:
             if let i = animations.objectRecords.firstIndex(of: id) { animations.objectRecords.remove(at: i) }
         case .keyframes:
@@ -379,18 +370,9 @@ extension EngineContext {
             // timing list: every record before this one in the walk went, or is `prev`
             if prev >= 0 { animations.records[Int(prev)].nextInTiming = next } else { timings.firstRecord[i] = next }
             if next >= 0 { animations.records[Int(next)].prevInTiming = prev }
-            let row = Int(r.layer)
             layers.noteChanged(r.layer)
-            if r.prevInLayer >= 0 { animations.records[Int(r.prevInLayer)].nextInLayer = r.nextInLayer }
-            else { animations.firstOfLayer[row] = r.nextInLayer }
-            if r.nextInLayer >= 0 { animations.records[Int(r.nextInLayer)].prevInLayer = r.prevInLayer }
-            else { animations.lastOfLayer[row] = r.prevInLayer }
-            let composedBefore = animations.trackHandles[Int(r.track)]._withUnsafeGuaranteedRef { t in
-                let c = t.compose[Int(r.slot)] & SlotFlags.compose != 0
-                let moved = t.remove(r.slot)
-                if moved >= 0 { animations.records[Int(moved)].slot = r.slot }
-                return c
-            }
+            unlinkFromLayer(r)
+            let composedBefore = removeLaneSlot(r)
             animations.freeLaneRecord(id)
             retired &+= 1
             if r.property >= 0 {
@@ -404,6 +386,28 @@ extension EngineContext {
         if timings.refCount[i] == 0 && timings.committed[i] {
             entryDone(e)
             timings.release(e)
+        }
+    }
+
+    /// Takes record `r` out of its layer's animation list (`detach`, `retireLaneRecords`).
+    @inline(__always)
+    private func unlinkFromLayer(_ r: AnimationRecord) {
+        let row = Int(r.layer)
+        if r.prevInLayer >= 0 { animations.records[Int(r.prevInLayer)].nextInLayer = r.nextInLayer }
+        else { animations.firstOfLayer[row] = r.nextInLayer }
+        if r.nextInLayer >= 0 { animations.records[Int(r.nextInLayer)].prevInLayer = r.prevInLayer }
+        else { animations.lastOfLayer[row] = r.prevInLayer }
+    }
+
+    /// Swap-removes lane record `r`'s track slot (the record moved into it takes the slot);
+    /// returns whether the slot was composed.
+    @inline(__always)
+    private func removeLaneSlot(_ r: AnimationRecord) -> Bool {
+        animations.trackHandles[Int(r.track)]._withUnsafeGuaranteedRef { t in
+            let composed = t.compose[Int(r.slot)] & SlotFlags.compose != 0
+            let moved = t.remove(r.slot)
+            if moved >= 0 { animations.records[Int(moved)].slot = r.slot }
+            return composed
         }
     }
 

@@ -229,12 +229,11 @@ final class AnimationStore {
         case .group: groupChildren[id] = nil
         default: break
         }
-        records[Int(id)] = AnimationRecord()
-        if objects[Int(id)] != nil { objects[Int(id)] = nil }
-        freeRecords.push(id)
+        freeLaneRecord(id)
     }
 
-    /// `freeRecord` of a `.lanes` record (no side table to clear), inline.
+    /// `freeRecord` of a `.lanes` record (no side table to clear), inline; the tail of
+    /// every `freeRecord`.
     @inline(__always)
     func freeLaneRecord(_ id: Int32) {
         records[Int(id)] = AnimationRecord()
