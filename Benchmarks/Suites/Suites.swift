@@ -19,6 +19,7 @@ public enum Suites {
         "commit/host-view-nsnull/1000",
         "commit/actions-dictionary/1000",
         "commit/retire/1000",
+        "commit/retire-churn/1000",
         "lookup/built-in/chain",
         "lookup/built-in/interned",
         "lookup/built-in/cached",

@@ -21,7 +21,7 @@ final class CommitLookupSuiteTests: XCTestCase {
     func test_commitCasesBuildRunAndResetToTheSameState() throws {
         let baseLayers = StrataEngine.layerCount
         let baseAnimations = StrataEngine.activeAnimationCount
-        let cases = CommitSuite.cases().filter { n($0) <= 1_000 && $0.parameters["variant"] != "retire" }
+        let cases = CommitSuite.cases().filter { n($0) <= 1_000 && !$0.parameters["variant"]!.hasPrefix("retire") }
         XCTAssertEqual(cases.count, CommitSuite.Variant.allCases.count * 2)
         for c in cases {
             let variant = try XCTUnwrap(c.parameters["variant"].flatMap(CommitSuite.Variant.init(rawValue:)), c.name)
@@ -49,29 +49,33 @@ final class CommitLookupSuiteTests: XCTestCase {
         }
     }
 
-    /// `commit/retire/N` at N ≤ 1000: each reset starts N animations, each run retires them
-    /// all (none left, the model shown), and releasing the workload releases its layers.
+    /// `commit/retire/N` and `commit/retire-churn/N` at N ≤ 1000: each reset starts N
+    /// animations (churn: and N long ones), each run retires the N (none left but the long
+    /// ones), and releasing the workload releases its layers and the long animations.
     func test_retireCasesStartAndRetireTheirAnimations() throws {
         let baseLayers = StrataEngine.layerCount
         let baseAnimations = StrataEngine.activeAnimationCount
-        let cases = CommitSuite.cases().filter { n($0) <= 1_000 && $0.parameters["variant"] == "retire" }
-        XCTAssertEqual(cases.map(\.name), ["commit/retire/100", "commit/retire/1000"])
+        let cases = CommitSuite.cases().filter { n($0) <= 1_000 && $0.parameters["variant"]!.hasPrefix("retire") }
+        XCTAssertEqual(cases.map(\.name), ["commit/retire/100", "commit/retire/1000", "commit/retire-churn/100", "commit/retire-churn/1000"])
         for c in cases {
+            let churn = c.parameters["variant"] == "retire-churn"
+            let held = churn ? n(c) : 0
             XCTAssertEqual(c.items, n(c), c.name)
             XCTAssertEqual(c.item, "animation", c.name)
             XCTAssertTrue(c.hasReset, c.name)
             do {
                 let w = try c.make()
                 let reset = try XCTUnwrap(w.reset, c.name)
-                XCTAssertEqual(StrataEngine.layerCount - baseLayers, n(c) + 1, "\(c.name): root + N layers")
+                XCTAssertEqual(StrataEngine.layerCount - baseLayers, n(c) + held + 1, "\(c.name): root + the layers")
                 for _ in 0..<2 {
                     reset()
-                    XCTAssertEqual(StrataEngine.activeAnimationCount - baseAnimations, n(c), "\(c.name): animations a reset starts")
+                    XCTAssertEqual(StrataEngine.activeAnimationCount - baseAnimations, n(c) + held, "\(c.name): animations a reset starts")
                     w.run()
-                    XCTAssertEqual(StrataEngine.activeAnimationCount, baseAnimations, "\(c.name): animations left after a run")
+                    XCTAssertEqual(StrataEngine.activeAnimationCount - baseAnimations, held, "\(c.name): animations left after a run")
                 }
             }
             XCTAssertEqual(StrataEngine.layerCount, baseLayers, "\(c.name): layers left alive after release")
+            XCTAssertEqual(StrataEngine.activeAnimationCount, baseAnimations, "\(c.name): animations left after release")
         }
     }
 
@@ -80,8 +84,8 @@ final class CommitLookupSuiteTests: XCTestCase {
         let cases = CommitSuite.cases()
         let names = Set(cases.map(\.name))
         XCTAssertEqual(names.count, cases.count)
-        // Each variant at each size, and the retirement frame at each size.
-        XCTAssertEqual(cases.count, (CommitSuite.Variant.allCases.count + 1) * CommitSuite.sizes.count)
+        // Each variant at each size, and the two retirement frames at each size.
+        XCTAssertEqual(cases.count, (CommitSuite.Variant.allCases.count + 2) * CommitSuite.sizes.count)
         for counted in Suites.countedNames where counted.hasPrefix("commit/") {
             XCTAssertTrue(names.contains(counted), "counted body \(counted) is not a commit case")
         }

@@ -25,7 +25,7 @@ final class SuiteTests: XCTestCase {
 
     func test_commitCasesBuildAndRun() {
         let cases = CommitSuite.cases().filter { Int($0.parameters["n"]!)! <= 1_000 }
-        XCTAssertEqual(cases.count, (CommitSuite.Variant.allCases.count + 1) * 2, "each variant and retire, at 100 and 1000")
+        XCTAssertEqual(cases.count, (CommitSuite.Variant.allCases.count + 2) * 2, "each variant, retire and retire-churn, at 100 and 1000")
         exercise(cases)
     }
 

@@ -105,6 +105,49 @@ final class VectorTimingTests: XCTestCase {
         XCTAssertGreaterThan(checked, 10_000)
         XCTAssertGreaterThan(eased, 5_000, "most checks went through a curve")
     }
+
+    /// Whole blocks ease in single precision first (`newtonSplit`): over a grid of curves,
+    /// steep ends (x1 or x2 at 0 or 1) and overshooting y among them, and fractions from near
+    /// 0 to near 1, every animation shows what `UnitBezier.solve` gives in double.
+    func test_wholeBlocksMatchTheDoubleSolveOverAGridOfCurves() throws {
+        let xs: [Float] = [0, 0.05, 0.25, 0.42, 0.5, 0.58, 0.75, 0.95, 1]
+        let ys: [Float] = [-0.4, 0, 0.5, 1, 1.6]
+        var curves: [(Float, Float, Float, Float)] = []
+        for x1 in xs { for x2 in xs { for (i, y1) in ys.enumerated() { curves.append((x1, y1, x2, ys[(i + 2) % ys.count])) } } }
+        let root = CALayer()
+        let renderer = CARenderer(layer: root)
+        let perCurve = 8
+        let layers = (0..<curves.count * perCurve).map { _ in CALayer() }
+        withActionsDisabled { layers.forEach(root.addSublayer) }
+        renderer.renderFrame(atTime: 0)
+        // Begin times 1e-3 apart: every animation has its own timing entry, its own x.
+        inTransaction {
+            for (n, layer) in layers.enumerated() {
+                let c = curves[n / perCurve]
+                let a = CABasicAnimation(keyPath: "cornerRadius")
+                a.fromValue = 0.0
+                a.toValue = 100.0
+                a.duration = 1
+                a.beginTime = Double(n % perCurve) * 1e-3
+                a.timingFunction = CAMediaTimingFunction(controlPoints: c.0, c.1, c.2, c.3)
+                layer.add(a, forKey: "r")
+            }
+        }
+        var worst = 0.0, checked = 0
+        for t in [0.0105, 0.1, 0.2503, 0.5, 0.7, 0.9, 0.99] {
+            renderer.renderFrame(atTime: t)
+            for (n, layer) in layers.enumerated() {
+                let c = curves[n / perCurve]
+                let x = t - Double(n % perCurve) * 1e-3
+                let e = CAMediaTimingFunction(controlPoints: c.0, c.1, c.2, c.3).curve.solve(x)
+                let shown = Double(try XCTUnwrap(layer.presentation()).cornerRadius)
+                worst = max(worst, abs(shown - 100 * e))
+                checked += 1
+            }
+        }
+        XCTAssertEqual(checked, curves.count * perCurve * 7)
+        XCTAssertLessThan(worst, 1e-7, "the largest difference from the double solve, in points of 100")
+    }
 }
 
 /// Springs in the timing store: animations of one transaction with the same spring share one
