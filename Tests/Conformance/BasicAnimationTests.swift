@@ -514,6 +514,40 @@ final class BasicAnimationTests: XCTestCase {
         XCTAssertEqual(Double(try XCTUnwrap(layers[0].presentation()).opacity), 0.25, accuracy: 1e-6, "the model")
     }
 
+    /// The object `animation(forKey:)` makes for a built-in implicit animation goes with
+    /// it: after that animation ends, the next implicit animation of the property (which may
+    /// take the same place in the engine's stores) answers with an object of its own, with
+    /// its own values, and so does one whose object nobody asked for before it ended.
+    func test_anImplicitAnimationsObjectGoesWithItWhenItEnds() throws {
+        let root = CALayer()
+        let layer = CALayer()
+        withActionsDisabled { root.addSublayer(layer) }
+        let renderer = CARenderer(layer: root)
+        renderer.renderFrame(atTime: 0)
+        inTransaction(duration: 0.5) { layer.opacity = 0.5 }
+        renderer.renderFrame(atTime: 0.1)
+        let first = try XCTUnwrap(layer.animation(forKey: "opacity") as? CABasicAnimation)
+        XCTAssertEqual(numericValue(first.fromValue), 1)
+        XCTAssertEqual(numericValue(first.toValue), 0.5)
+        renderer.renderFrame(atTime: 5)
+        XCTAssertEqual(animationKeys(of: layer), [])
+        inTransaction(duration: 0.5) { layer.opacity = 0.2 }
+        let second = try XCTUnwrap(layer.animation(forKey: "opacity") as? CABasicAnimation)
+        XCTAssertFalse(second === first, "the ended animation's object")
+        XCTAssertEqual(numericValue(second.fromValue), 0.5)
+        XCTAssertEqual(try XCTUnwrap(numericValue(second.toValue)), 0.2, accuracy: 1e-7)
+        renderer.renderFrame(atTime: 5.1)
+        // Nobody asks for the third one's object before it ends; the fourth's is its own.
+        inTransaction(duration: 0.5) { layer.opacity = 0.9 }
+        renderer.renderFrame(atTime: 10)
+        XCTAssertEqual(animationKeys(of: layer), [])
+        inTransaction(duration: 0.5) { layer.opacity = 0.4 }
+        let fourth = try XCTUnwrap(layer.animation(forKey: "opacity") as? CABasicAnimation)
+        XCTAssertFalse(fourth === first || fourth === second)
+        XCTAssertEqual(try XCTUnwrap(numericValue(fourth.fromValue)), 0.9, accuracy: 1e-7)
+        XCTAssertEqual(try XCTUnwrap(numericValue(fourth.toValue)), 0.4, accuracy: 1e-7)
+    }
+
     /// One transaction's animations of several kinds on one layer (basic, keyframe, a
     /// transform field, two of one property) end together and all go: the model shows for
     /// each property, and the delegate of one of them hears of its stop once.

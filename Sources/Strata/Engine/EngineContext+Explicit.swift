@@ -533,6 +533,7 @@ extension EngineContext {
             a.toValue = v.endpoints.to
         }
         animations.objects[Int(id)] = a
+        animations.records[Int(id)].flags |= RecordFlags.hasObject
         return a
     }
 }

@@ -935,11 +935,11 @@ final class SnapshotBuilder {
 
     /// Whether an animation drives a layer below `row` (its sublayers, down the tree).
     private func animatesBelow(_ row: Int) -> Bool {
-        let layers = engine.layers, first = engine.animations.firstOfLayer.base
+        let layers = engine.layers, first = engine.animations.firstOfLayer
         let firstChild = layers.firstChild.base, nextSibling = layers.nextSibling.base, parent = layers.parent.base
         var r = Int(firstChild[row])
         while r >= 0 {
-            if first[r] >= 0 { return true }
+            if first[r] >= 0 { return true }   // ListEnd: row r's first record
             if firstChild[r] >= 0 { r = Int(firstChild[r]); continue }
             // Up until a layer with a next sibling, not past `row`.
             while r != row && nextSibling[r] < 0 { r = Int(parent[r]) }

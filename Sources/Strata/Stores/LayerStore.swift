@@ -225,9 +225,12 @@ final class LayerStore {
     /// Times `changedRows` outgrew its bound and was dropped (the owner then does a full pass).
     @exclusivity(unchecked) var changedRowsDropped = 0
 
-    /// `SnapshotHint` bits for `row`; a zPosition also tells its superlayer to sort.
+    /// `SnapshotHint` bits for `row`; a zPosition also tells its superlayer to sort. No bits
+    /// (opacity, position, bounds, colours: read by every snapshot) touch nothing: an
+    /// animation's link wrote `hints[row] |= 0`, a cache miss a change on a layer out of cache.
     @inline(__always)
     func addHints(_ row: Int, _ bits: UInt8) {
+        guard bits != 0 else { return }
         hints[row] |= bits
         if bits & SnapshotHint.zPosition != 0, parent[row] >= 0 { flags[Int(parent[row])] |= LayerFlags.childHasZ }
     }
