@@ -939,7 +939,7 @@ final class SnapshotBuilder {
         let firstChild = layers.firstChild.base, nextSibling = layers.nextSibling.base, parent = layers.parent.base
         var r = Int(firstChild[row])
         while r >= 0 {
-            if first[r] >= 0 { return true }   // ListEnd: row r's first record
+            if first[r] >= 0 { return true }
             if firstChild[r] >= 0 { r = Int(firstChild[r]); continue }
             // Up until a layer with a next sibling, not past `row`.
             while r != row && nextSibling[r] < 0 { r = Int(parent[r]) }

@@ -143,7 +143,8 @@ final class AnimationStore {
     /// lists, so linking and unlinking a record touch this store only. A row's two ends are
     /// side by side (`firstOfLayer` and `lastOfLayer` read the same column): a change or a
     /// retirement on a layer out of cache takes one miss for both, where two columns took two
-    /// (callgrind's cache simulation of commit/retire-churn/100000: 2 of a retirement's 8).
+    /// (callgrind's cache simulation of commit/retire-churn/100000: 2 of the 8 misses the
+    /// retirement walk took a retirement).
     @exclusivity(unchecked) private var layerLists = Column<Int32>(capacity: 128, fill: -1)
     /// The first record of each row's list (`layerLists`, even places).
     var firstOfLayer: ListEnd { ListEnd(base: layerLists.base) }

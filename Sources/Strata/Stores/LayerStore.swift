@@ -226,7 +226,7 @@ final class LayerStore {
     @exclusivity(unchecked) var changedRowsDropped = 0
 
     /// `SnapshotHint` bits for `row`; a zPosition also tells its superlayer to sort. No bits
-    /// (opacity, position, bounds, colours: read by every snapshot) touch nothing: an
+    /// (opacity, position, bounds, backgroundColor: read by every snapshot) touch nothing: an
     /// animation's link wrote `hints[row] |= 0`, a cache miss a change on a layer out of cache.
     @inline(__always)
     func addHints(_ row: Int, _ bits: UInt8) {
