@@ -40,7 +40,7 @@ extension CommitSuite {
     /// from the end of the track and nothing moves. The reset (untimed) removes the long
     /// animations and starts both sets again, one of each in turn.
     static func retireCase(n: Int, churn: Bool = false) -> BenchmarkCase {
-        let variant = churn ? "retire-churn" : "retire"
+        let variant = retireVariant(churn: churn)
         return BenchmarkCase(
             "commit/\(variant)/\(n)", items: n, item: "animation",
             unit: n >= 10_000 ? .microseconds : .nanoseconds,
@@ -49,11 +49,14 @@ extension CommitSuite {
             make: { try makeRetireWorkload(n: n, churn: churn) })
     }
 
+    /// The variant name of a retirement case.
+    static func retireVariant(churn: Bool) -> String { churn ? "retire-churn" : "retire" }
+
     /// The key of `retire-churn`'s long animations.
     static let holdKey = "strata.retire-churn.hold"
 
     static func makeRetireWorkload(n: Int, churn: Bool) throws -> Workload {
-        let name = "commit/\(churn ? "retire-churn" : "retire")/\(n)"
+        let name = "commit/\(retireVariant(churn: churn))/\(n)"
         let root = CALayer()
         var layers: [CALayer] = []
         CATransaction.begin()

@@ -106,9 +106,10 @@ final class VectorTimingTests: XCTestCase {
         XCTAssertGreaterThan(eased, 5_000, "most checks went through a curve")
     }
 
-    /// Whole blocks ease in single precision first (`newtonSplit`): over a grid of curves,
-    /// steep ends (x1 or x2 at 0 or 1) and overshooting y among them, and fractions from near
-    /// 0 to near 1, every animation shows what `UnitBezier.solve` gives in double.
+    /// Whole blocks of curves of their own ease 8 at a time (`easeListed`: four Newton steps
+    /// from t = x, the rest to the scalar solve): over a grid of curves, steep ends (x1 or x2
+    /// at 0 or 1) and overshooting y among them, and fractions from near 0 to near 1, every
+    /// animation shows what `UnitBezier.solve` gives.
     func test_wholeBlocksMatchTheDoubleSolveOverAGridOfCurves() throws {
         let xs: [Float] = [0, 0.05, 0.25, 0.42, 0.5, 0.58, 0.75, 0.95, 1]
         let ys: [Float] = [-0.4, 0, 0.5, 1, 1.6]
@@ -133,7 +134,7 @@ final class VectorTimingTests: XCTestCase {
                 layer.add(a, forKey: "r")
             }
         }
-        var worst = 0.0, checked = 0
+        var worst = 0.0, eased = 0
         for t in [0.0105, 0.1, 0.2503, 0.5, 0.7, 0.9, 0.99] {
             renderer.renderFrame(atTime: t)
             for (n, layer) in layers.enumerated() {
@@ -142,10 +143,10 @@ final class VectorTimingTests: XCTestCase {
                 let e = CAMediaTimingFunction(controlPoints: c.0, c.1, c.2, c.3).curve.solve(x)
                 let shown = Double(try XCTUnwrap(layer.presentation()).cornerRadius)
                 worst = max(worst, abs(shown - 100 * e))
-                checked += 1
+                if e > 0.01 && e < 0.99 && abs(e - x) > 0.01 { eased += 1 }
             }
         }
-        XCTAssertEqual(checked, curves.count * perCurve * 7)
+        XCTAssertGreaterThan(eased, curves.count * perCurve * 7 / 2, "most checks on a curve, away from its ends")
         XCTAssertLessThan(worst, 1e-7, "the largest difference from the double solve, in points of 100")
     }
 }
