@@ -125,6 +125,69 @@ final class LaneRunTests: XCTestCase {
             XCTAssertLessThan((0..<(colours.count / 8)).filter { colours.runs[$0] != 0 }.count, colours.count / 8, "removals broke some runs")
         }
     }
+
+    /// Composed slots (two animations on one layer's position) moved by swap-removes, and a
+    /// moved slot that becomes composed afterwards, show the composed value: the animation
+    /// list's value with the additive one added. (A moved slot carries its scratch lanes only
+    /// when composed; a frame writes them before composing.)
+    func test_composedSlotsMovedBySwapRemovesKeepTheirValues() {
+        onFreshEngine {
+            let n = 24
+            let root = CALayer()
+            let renderer = CARenderer(layer: root)
+            let layers = (0..<n).map { _ in CALayer() }
+            withActionsDisabled { for l in layers { root.addSublayer(l) } }
+            renderer.renderFrame(atTime: 0)
+            func additive(_ i: Int) -> CABasicAnimation {
+                let a = CABasicAnimation(keyPath: "position")
+                a.fromValue = CGPoint(x: 0, y: 0)
+                a.toValue = CGPoint(x: 1, y: Double(100 + i))
+                a.isAdditive = true
+                a.duration = 1
+                a.timingFunction = CAMediaTimingFunction(name: .linear)
+                return a
+            }
+            // Every layer: an implicit move from (0, 0) to (10 i, -i); odd layers: an additive
+            // animation on top, whose slots come after all the implicit ones in the track.
+            CATransaction.begin()
+            CATransaction.setAnimationDuration(1)
+            CATransaction.setAnimationTimingFunction(CAMediaTimingFunction(name: .linear))
+            for (i, l) in layers.enumerated() { l.position = CGPoint(x: Double(10 * i), y: -Double(i)) }
+            for i in stride(from: 1, to: n, by: 2) { layers[i].add(additive(i), forKey: "add") }
+            CATransaction.commit()
+            renderer.renderFrame(atTime: 0.1)
+            // Removing an implicit animation moves the track's last slot, a composed additive
+            // one, into its hole: layers 1 (composed itself) and 2, 6 (not).
+            let implicitGone: Set<Int> = [1, 2, 6]
+            for i in implicitGone.sorted() { layers[i].removeAnimation(forKey: "position") }
+            // Layer 4's implicit slot (not composed, and moved by none of the above) becomes composed.
+            var withAdditive = Set(stride(from: 1, to: n, by: 2))
+            withAdditive.insert(4)
+            // Begun at 0.1 in layer time (an absolute begin time), after the others' 0.
+            let late4 = additive(4)
+            late4.beginTime = 0.1
+            layers[4].add(late4, forKey: "add")
+            let addedLate: Set<Int> = [4]
+            for t in [0.25, 0.5, 0.75] {
+                renderer.renderFrame(atTime: t)
+                for (i, l) in layers.enumerated() {
+                    let shown = l.presentation()!.position
+                    let u = t, late = t - 0.1
+                    var x = implicitGone.contains(i) ? Double(10 * i) : Double(10 * i) * u
+                    var y = implicitGone.contains(i) ? -Double(i) : -Double(i) * u
+                    if withAdditive.contains(i) {
+                        let v = addedLate.contains(i) ? late : u
+                        x += v
+                        y += Double(100 + i) * v
+                    }
+                    XCTAssertEqual(shown.x, x, accuracy: 1e-9, "x of layer \(i) at \(t)")
+                    XCTAssertEqual(shown.y, y, accuracy: 1e-9, "y of layer \(i) at \(t)")
+                }
+            }
+            let track = EngineContext.current.animations.tracks.first { $0.property == .position && $0.width == 2 }!
+            XCTAssertEqual(track.count, n - implicitGone.count + withAdditive.count)
+        }
+    }
 }
 
 /// Keyframe tracks keep their keys in pools compacted once half is garbage, and remember

@@ -164,12 +164,18 @@ final class LaneTrack {
         // The last block lost a slot (or its last slot moved into s's block).
         runs[last >> 3] = 0
         guard s != last else { compose[s] = 0; return -1 }
-        layer[s] = layer[last]; timing[s] = timing[last]; record[s] = record[last]; compose[s] = compose[last]
+        let flags = compose[last]
+        layer[s] = layer[last]; timing[s] = timing[last]; record[s] = record[last]; compose[s] = flags
         compose[last] = 0
         for c in 0..<width {
             from[lane(s, c)] = from[lane(last, c)]
             delta[lane(s, c)] = delta[lane(last, c)]
-            scratch[lane(s, c)] = scratch[lane(last, c)]
+        }
+        // Scratch lanes are read only for composed slots, and the frame writes them before
+        // composing: an uncomposed slot's are not carried (the hole's line would be a miss,
+        // as nothing else of the frame touched it).
+        if flags & SlotFlags.compose != 0 {
+            for c in 0..<width { scratch[lane(s, c)] = scratch[lane(last, c)] }
         }
         updateRun(s)
         return record[s]
