@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-# Issue 8's goals table from one strata-bench report (every figure from that one run):
+# Issues 8's and 20's goals table from one strata-bench report (every figure from that one run):
 #   python3 scripts/lib/goals-table.py reports/baseline.json
 import json, sys
 
@@ -31,8 +31,10 @@ for w in ["opacity", "position", "colour"]:
     fr = floor_ratio(f"frame/{w}/shared/basic/1000000")
     row(f"frame, {w}, shared timing, 1e6", "≤ 1.5x floor, ~1.5 ns", f"{f2(n6)} ns", f"{f2(fr)}x floor",
         None if fr is None else fr <= 1.5)
-    row(f"frame, {w}, shared timing, 1e4", "< 0.6 ns", f"{f2(n4)} ns", f"{f2(n4 / 0.6 if n4 else None)}x goal",
-        None if n4 is None else n4 < 0.6)
+    # Issue 8 asked < 0.6 ns of every 1e4 row; issue 20 states colour's as < 1 ns.
+    g = 1.0 if w == "colour" else 0.6
+    row(f"frame, {w}, shared timing, 1e4", f"< {g:g} ns", f"{f2(n4)} ns", f"{f2(n4 / g if n4 else None)}x goal",
+        None if n4 is None else n4 < g)
 for w in ["opacity", "position"]:
     x = ns(f"frame/{w}/own/basic/100000")
     row(f"frame, {w}, own begin time and curve, 1e5", "< 2.5 ns", f"{f2(x)} ns", f"{f2(x / 2.5 if x else None)}x goal", None if x is None else x < 2.5)
@@ -51,6 +53,14 @@ sp = cr / c if c and cr else None
 row("one implicit change in a transaction, commit included (1e4 layers)", "< 10 ns, ≥ 20x reference",
     f"{f2(c)} ns (reference {f2(cr)} ns)", f"{f2(c / 10 if c else None)}x goal; {f2(sp)}x faster than the reference",
     None if c is None or sp is None else (c < 10 and sp >= 20))
+# Issue 20's host-view row: a layer whose delegate answers NSNull (a UIView's layer outside
+# an animation block); mallocs from the run's counted body.
+h = ns("commit/host-view-nsnull/10000")
+counts = {c["name"]: c for c in report.get("counts", [])}
+hm = counts.get("commit/host-view-nsnull/1000", {}).get("mallocs_per_item")
+row("host-view layer change, delegate answers NSNull (1e4 layers)", "< 30 ns, 0 mallocs",
+    f"{f2(h)} ns, {'–' if hm is None else f'{hm:.3f}'} mallocs", f"{f2(h / 30 if h else None)}x goal",
+    None if h is None or hm is None else (h < 30 and hm == 0))
 for o in ["built-in", "miss", "mix-plain-layer"]:
     ch = ns(f"lookup/{o}/chain")
     for strat in ["interned", "cached"]:
@@ -81,6 +91,9 @@ if st:
         f"p99 {f2(p99)} ms (render part p99 {f2(st.get('render_p99'))} ms)", f"{f2(p99 / 8.33 if p99 else None)}x budget",
         None if p99 is None else p99 <= 8.33)
 app = scenes.get("app-10k")
+if app and app.get("p99") is not None:
+    p99 = app["p99"]
+    row("scene app-10k, p99", "keep ≤ 0.2 ms", f"p99 {p99:.3f} ms (p50 {app.get('p50', 0):.3f} ms)", f"{f2(p99 / 0.2)}x budget", p99 <= 0.2)
 m = app.get("memory") if app else None
 if m:
     samples = m["samples"]
