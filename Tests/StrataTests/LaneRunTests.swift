@@ -126,10 +126,10 @@ final class LaneRunTests: XCTestCase {
         }
     }
 
-    /// Composed slots (two animations on one layer's position) moved by swap-removes, and a
-    /// moved slot that becomes composed afterwards, show the composed value: the animation
-    /// list's value with the additive one added. (A moved slot carries its scratch lanes only
-    /// when composed; a frame writes them before composing.)
+    /// Composed slots (two animations on one layer's position) moved by swap-removes, and an
+    /// uncomposed slot moved by one that becomes composed afterwards, show the composed value:
+    /// the animation list's value with the additive one added. (A moved slot carries its
+    /// scratch lanes only when composed; a frame writes them before composing.)
     func test_composedSlotsMovedBySwapRemovesKeepTheirValues() {
         onFreshEngine {
             let n = 24
@@ -138,54 +138,63 @@ final class LaneRunTests: XCTestCase {
             let layers = (0..<n).map { _ in CALayer() }
             withActionsDisabled { for l in layers { root.addSublayer(l) } }
             renderer.renderFrame(atTime: 0)
-            func additive(_ i: Int) -> CABasicAnimation {
+            func linear(_ from: CGPoint, _ to: CGPoint, begin: Double, additive: Bool) -> CABasicAnimation {
                 let a = CABasicAnimation(keyPath: "position")
-                a.fromValue = CGPoint(x: 0, y: 0)
-                a.toValue = CGPoint(x: 1, y: Double(100 + i))
-                a.isAdditive = true
+                a.fromValue = from
+                a.toValue = to
+                a.isAdditive = additive
+                a.beginTime = begin   // absolute, in layer time (0: at the commit)
                 a.duration = 1
                 a.timingFunction = CAMediaTimingFunction(name: .linear)
                 return a
             }
+            func offset(_ i: Int) -> CGPoint { CGPoint(x: 1, y: Double(100 + i)) }
             // Every layer: an implicit move from (0, 0) to (10 i, -i); odd layers: an additive
             // animation on top, whose slots come after all the implicit ones in the track.
             CATransaction.begin()
             CATransaction.setAnimationDuration(1)
             CATransaction.setAnimationTimingFunction(CAMediaTimingFunction(name: .linear))
             for (i, l) in layers.enumerated() { l.position = CGPoint(x: Double(10 * i), y: -Double(i)) }
-            for i in stride(from: 1, to: n, by: 2) { layers[i].add(additive(i), forKey: "add") }
+            for i in stride(from: 1, to: n, by: 2) { layers[i].add(linear(.zero, offset(i), begin: 0, additive: true), forKey: "add") }
             CATransaction.commit()
             renderer.renderFrame(atTime: 0.1)
             // Removing an implicit animation moves the track's last slot, a composed additive
-            // one, into its hole: layers 1 (composed itself) and 2, 6 (not).
-            let implicitGone: Set<Int> = [1, 2, 6]
-            for i in implicitGone.sorted() { layers[i].removeAnimation(forKey: "position") }
-            // Layer 4's implicit slot (not composed, and moved by none of the above) becomes composed.
-            var withAdditive = Set(stride(from: 1, to: n, by: 2))
-            withAdditive.insert(4)
-            // Begun at 0.1 in layer time (an absolute begin time), after the others' 0.
-            let late4 = additive(4)
-            late4.beginTime = 0.1
-            layers[4].add(late4, forKey: "add")
-            let addedLate: Set<Int> = [4]
+            // one, into its hole: layer 1's (composed itself), 2's and 6's.
+            for i in [1, 2, 6] { layers[i].removeAnimation(forKey: "position") }
+            // Layer 6 moves on from (60, -6) to (70, -7), from 0.1: an uncomposed slot at the
+            // track's end, which the removal of layer 10's animation moves into its hole; then
+            // an additive animation from 0.1 makes it composed.
+            layers[6].add(linear(CGPoint(x: 60, y: -6), CGPoint(x: 70, y: -7), begin: 0.1, additive: false), forKey: "again")
+            layers[10].removeAnimation(forKey: "position")
+            layers[6].add(linear(.zero, offset(6), begin: 0.1, additive: true), forKey: "add")
+            let track = EngineContext.current.animations.tracks.first { $0.property == .position && $0.width == 2 }!
+            XCTAssertEqual(track.layer[10], layers[6].row, "layer 6's first animation was moved into slot 10")
+            XCTAssertEqual(track.layer[track.count - 1], layers[6].row, "its additive one is the last slot")
+            func expected(_ i: Int, _ t: Double) -> CGPoint {
+                let model = CGPoint(x: Double(10 * i), y: -Double(i))
+                var p: CGPoint
+                switch i {
+                case 1, 2, 10: p = model
+                case 6: p = CGPoint(x: 60 + 10 * (t - 0.1), y: -6 - (t - 0.1))
+                default: p = CGPoint(x: model.x * t, y: model.y * t)
+                }
+                if i % 2 == 1 || i == 6 {
+                    let v = i == 6 ? t - 0.1 : t
+                    p.x += offset(i).x * v
+                    p.y += offset(i).y * v
+                }
+                return p
+            }
             for t in [0.25, 0.5, 0.75] {
                 renderer.renderFrame(atTime: t)
                 for (i, l) in layers.enumerated() {
-                    let shown = l.presentation()!.position
-                    let u = t, late = t - 0.1
-                    var x = implicitGone.contains(i) ? Double(10 * i) : Double(10 * i) * u
-                    var y = implicitGone.contains(i) ? -Double(i) : -Double(i) * u
-                    if withAdditive.contains(i) {
-                        let v = addedLate.contains(i) ? late : u
-                        x += v
-                        y += Double(100 + i) * v
-                    }
-                    XCTAssertEqual(shown.x, x, accuracy: 1e-9, "x of layer \(i) at \(t)")
-                    XCTAssertEqual(shown.y, y, accuracy: 1e-9, "y of layer \(i) at \(t)")
+                    let shown = l.presentation()!.position, p = expected(i, t)
+                    XCTAssertEqual(shown.x, p.x, accuracy: 1e-9, "x of layer \(i) at \(t)")
+                    XCTAssertEqual(shown.y, p.y, accuracy: 1e-9, "y of layer \(i) at \(t)")
                 }
             }
-            let track = EngineContext.current.animations.tracks.first { $0.property == .position && $0.width == 2 }!
-            XCTAssertEqual(track.count, n - implicitGone.count + withAdditive.count)
+            // 24 implicit less 4, 12 additive and layer 6's two.
+            XCTAssertEqual(track.count, n - 4 + n / 2 + 2)
         }
     }
 }
