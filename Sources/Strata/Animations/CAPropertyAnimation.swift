@@ -5,9 +5,9 @@ open class CAPropertyAnimation: CAAnimation {
     /// The animated key path (`"position"`, `"position.x"`, `"transform.rotation.z"` ...).
     open var keyPath: String?
     /// Adds to the current render value instead of replacing it.
-    open var isAdditive = false
+    @exclusivity(unchecked) open var isAdditive = false
     /// Each repeat starts at the previous repeat's end.
-    open var isCumulative = false
+    @exclusivity(unchecked) open var isCumulative = false
 
     /// An animation of `path`.
     public convenience init(keyPath path: String?) {
