@@ -1,6 +1,17 @@
 import XCTest
 @testable import Strata
 
+/// `n` layers added under a root with actions disabled, and a renderer of the root (which
+/// holds it) after a first frame at 0: on a fresh engine, the layers take consecutive rows.
+private func flatTree(_ n: Int) -> (renderer: CARenderer, layers: [CALayer]) {
+    let root = CALayer()
+    let renderer = CARenderer(layer: root)
+    let layers = (0..<n).map { _ in CALayer() }
+    withActionsDisabled { for l in layers { root.addSublayer(l) } }
+    renderer.renderFrame(atTime: 0)
+    return (renderer, layers)
+}
+
 /// Blocks of 8 animations on 8 consecutive layer rows are written with vector stores (lanes
 /// interleaved per layer for 2- and 4-lane properties); every other block is scattered. Both
 /// must show the same values, including after removals have swapped slots between blocks.
@@ -8,13 +19,7 @@ final class LaneRunTests: XCTestCase {
     func test_consecutiveRowsAndScatteredBlocksShowTheSameLinearValues() {
         onFreshEngine {
             let n = 83   // 10 whole blocks and a tail of 3
-            let root = CALayer()
-            let renderer = CARenderer(layer: root)
-            let layers = (0..<n).map { _ in CALayer() }
-            withActionsDisabled {
-                for l in layers { root.addSublayer(l) }
-            }
-            renderer.renderFrame(atTime: 0)
+            let (renderer, layers) = flatTree(n)
             let rows = layers.map(\.row)
             XCTAssertEqual(rows, Array(rows[0]..<rows[0] + Int32(n)), "a fresh engine hands out consecutive rows")
             func colour(_ i: Int) -> CGColor {
@@ -59,11 +64,7 @@ final class LaneRunTests: XCTestCase {
     func test_interleavedLanesWithTimingsOfTheirOwnAndScatteredRows() {
         onFreshEngine {
             let n = 77
-            let root = CALayer()
-            let renderer = CARenderer(layer: root)
-            let layers = (0..<n).map { _ in CALayer() }
-            withActionsDisabled { for l in layers { root.addSublayer(l) } }
-            renderer.renderFrame(atTime: 0)
+            let (renderer, layers) = flatTree(n)
             func colour(_ i: Int) -> CGColor {
                 CGColor(red: Double(i % 7) / 7, green: Double(i % 5) / 5, blue: Double(i % 3) / 3, alpha: Double(i % 2))
             }
@@ -133,11 +134,7 @@ final class LaneRunTests: XCTestCase {
     func test_composedSlotsMovedBySwapRemovesKeepTheirValues() {
         onFreshEngine {
             let n = 24
-            let root = CALayer()
-            let renderer = CARenderer(layer: root)
-            let layers = (0..<n).map { _ in CALayer() }
-            withActionsDisabled { for l in layers { root.addSublayer(l) } }
-            renderer.renderFrame(atTime: 0)
+            let (renderer, layers) = flatTree(n)
             func linear(_ from: CGPoint, _ to: CGPoint, begin: Double, additive: Bool) -> CABasicAnimation {
                 let a = CABasicAnimation(keyPath: "position")
                 a.fromValue = from
@@ -210,11 +207,7 @@ final class KeyframePoolTests: XCTestCase {
     /// the root and the layers, for the caller to keep alive while it reads the track.
     private static func framesWithRemovals(times: [Double], removeAt: Int, animation: (Int) -> CAAnimation,
                                            check: (Int, CALayer, Double, Bool) -> Void) -> [CALayer] {
-        let root = CALayer()
-        let renderer = CARenderer(layer: root)
-        let layers = (0..<n).map { _ in CALayer() }
-        withActionsDisabled { for l in layers { root.addSublayer(l) } }
-        renderer.renderFrame(atTime: 0)
+        let (renderer, layers) = flatTree(n)
         inTransaction { for (i, l) in layers.enumerated() { l.add(animation(i), forKey: "k") } }
         var removed = Set<Int>()
         for (step, t) in times.enumerated() {
@@ -224,7 +217,7 @@ final class KeyframePoolTests: XCTestCase {
             renderer.renderFrame(atTime: t)
             for (i, l) in layers.enumerated() { check(i, l, t, removed.contains(i)) }
         }
-        return [root] + layers
+        return [renderer.layer!] + layers
     }
 
     func test_valuesSurviveCompactionAndSegmentHints() {

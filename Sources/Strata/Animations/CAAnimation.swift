@@ -4,8 +4,8 @@ import Foundation
 /// the CAAction behaviour of adding a copy of itself to the layer.
 open class CAAnimation: NSObject, CAMediaTiming, CAAction, NSCopying {
     // The timing values are plain values read and written whole: `@exclusivity(unchecked)`
-    // spares every read the runtime's access tracking (`swift_beginAccess`, 12% of an
-    // explicit add's samples: `add` copies the animation and reads its timing back).
+    // spares every access the runtime's access tracking (`swift_beginAccess`, 12% of an
+    // explicit add's samples: `add` copies the animation, writing each value, and reads them back).
     /// Begin time: an absolute media time; 0 = the time of the commit that adds it.
     @exclusivity(unchecked) open var beginTime: Double = 0
     /// One iteration in seconds; 0 = the transaction's duration (0.25 s by default).
