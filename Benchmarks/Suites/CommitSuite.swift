@@ -21,6 +21,9 @@ enum CommitSuite {
         }
         for n in sizes { cases.append(retireCase(n: n)) }
         for n in sizes { cases.append(retireCase(n: n, churn: true)) }
+        for kind in Explicit.allCases {
+            for n in sizes { cases.append(explicitCase(kind, n: n)) }
+        }
         return cases
     }
 }
@@ -115,5 +118,104 @@ extension CommitSuite {
             try BenchmarkError.check(abs(held - 0.2) < 1e-3, "\(name): a long animation shows \(held), expected about 0.2")
         }
         return Workload(retaining: [root, renderer, layers as AnyObject], reset: reset, run: run)
+    }
+}
+
+extension CommitSuite {
+    /// The two explicit kinds `explicitCase` times.
+    enum Explicit: String, CaseIterable {
+        /// `CABasicAnimation(keyPath: "position")`, from a fixed point to a point of its own.
+        case basic = "explicit-basic"
+        /// `CAKeyframeAnimation(keyPath: "opacity")` over four values, as app-10k adds them.
+        case keyframe = "explicit-keyframe"
+    }
+
+    /// `commit/explicit-basic/N` and `commit/explicit-keyframe/N`: one transaction adding an
+    /// explicit animation to each of N layers with `add(_:forKey:)`, and its commit. Each
+    /// layer has its own animation object, made by the fixture (untimed), as a program makes
+    /// one per layer with values of its own; the run times what `add` does with it: the
+    /// copy, the checks and conversion of its values (a keyframe animation's compile), its
+    /// record and track slot. The reset (untimed) renders far ahead so every animation has
+    /// finished and been removed.
+    static func explicitCase(_ kind: Explicit, n: Int) -> BenchmarkCase {
+        BenchmarkCase(
+            "commit/\(kind.rawValue)/\(n)", items: n, item: "animation",
+            unit: n >= 10_000 ? .microseconds : .nanoseconds,
+            resets: true,
+            parameters: ["suite": "commit", "engine": "strata", "variant": kind.rawValue, "properties": "1", "n": "\(n)"],
+            make: { try makeExplicitWorkload(kind, n: n) })
+    }
+
+    /// The key explicit cases add under.
+    static let explicitKey = "strata.explicit"
+
+    static func makeExplicitWorkload(_ kind: Explicit, n: Int) throws -> Workload {
+        let name = "commit/\(kind.rawValue)/\(n)"
+        let root = CALayer()
+        var layers: [CALayer] = []
+        CATransaction.begin()
+        CATransaction.setDisableActions(true)
+        for i in 0..<n {
+            let l = CALayer()
+            l.position = CGPoint(x: Double(i % 100), y: 0)
+            root.addSublayer(l)
+            layers.append(l)
+        }
+        CATransaction.commit()
+        let animations: [CAAnimation] = (0..<n).map { i in
+            switch kind {
+            case .basic:
+                let a = CABasicAnimation(keyPath: "position")
+                a.fromValue = CGPoint(x: 0, y: 0)
+                a.toValue = CGPoint(x: Double(i % 400), y: Double(i % 800))
+                a.duration = 0.5
+                return a
+            case .keyframe:
+                let a = CAKeyframeAnimation(keyPath: "opacity")
+                a.values = [1, 0.2, 0.8, 1]
+                a.duration = 0.5
+                return a
+            }
+        }
+        let renderer = CARenderer(layer: root)
+        var t = 0.0
+        renderer.renderFrame(atTime: t)
+        let run = {
+            CATransaction.begin()
+            for i in 0..<n { layers[i].add(animations[i], forKey: explicitKey) }
+            CATransaction.commit()
+        }
+        let reset = {
+            t += 1000
+            renderer.renderFrame(atTime: t)
+        }
+        // Precondition: a run adds N animations, each shows its own values in the next frame,
+        // and a reset removes them all.
+        reset()
+        let before = StrataEngine.activeAnimationCount
+        run()
+        let started = StrataEngine.activeAnimationCount - before
+        try BenchmarkError.check(started == n, "\(name): \(started) animations running after a run, expected \(n)")
+        t += 0.125
+        renderer.renderFrame(atTime: t)
+        let probe = n / 2
+        switch kind {
+        case .basic:
+            // A quarter of the way with the default (linear) timing.
+            let p = layers[probe].presentation()?.position ?? CGPoint(x: -1, y: -1)
+            let to = CGPoint(x: Double(probe % 400), y: Double(probe % 800))
+            try BenchmarkError.check(abs(p.x - to.x / 4) < 1e-6 && abs(p.y - to.y / 4) < 1e-6,
+                                     "\(name): presentation position \(p) a quarter of the way, expected \(CGPoint(x: to.x / 4, y: to.y / 4))")
+        case .keyframe:
+            // The first segment's end (key times spaced evenly, 1/3 each): 0.2 at t = 1/6 s,
+            // so 1 - 0.8 * (0.125 / (0.5 / 3)) = 0.4 at 0.125 s.
+            let o = layers[probe].presentation()?.opacity ?? -1
+            try BenchmarkError.check(abs(o - 0.4) < 1e-5, "\(name): presentation opacity \(o), expected 0.4")
+        }
+        try BenchmarkError.check(layers[probe].animation(forKey: explicitKey) != nil, "\(name): no animation under its key")
+        reset()
+        let left = StrataEngine.activeAnimationCount - before
+        try BenchmarkError.check(left == 0, "\(name): \(left) animations left after a reset")
+        return Workload(retaining: [root, renderer, layers as AnyObject, animations as AnyObject], reset: reset, run: run)
     }
 }

@@ -21,7 +21,7 @@ final class CommitLookupSuiteTests: XCTestCase {
     func test_commitCasesBuildRunAndResetToTheSameState() throws {
         let baseLayers = StrataEngine.layerCount
         let baseAnimations = StrataEngine.activeAnimationCount
-        let cases = CommitSuite.cases().filter { n($0) <= 1_000 && !$0.parameters["variant"]!.hasPrefix("retire") }
+        let cases = CommitSuite.cases().filter { n($0) <= 1_000 && CommitSuite.Variant(rawValue: $0.parameters["variant"]!) != nil }
         XCTAssertEqual(cases.count, CommitSuite.Variant.allCases.count * 2)
         for c in cases {
             let variant = try XCTUnwrap(c.parameters["variant"].flatMap(CommitSuite.Variant.init(rawValue:)), c.name)
@@ -79,13 +79,47 @@ final class CommitLookupSuiteTests: XCTestCase {
         }
     }
 
+    /// `commit/explicit-basic/N` and `commit/explicit-keyframe/N` at N ≤ 1000: each run adds
+    /// one animation to each of the N layers under the case's key (the engine holds copies,
+    /// not the fixture's objects), each reset removes them, a second run over running
+    /// animations replaces them rather than adding more, and releasing the workload releases
+    /// its layers.
+    func test_explicitCasesAddOneAnimationALayer() throws {
+        let baseLayers = StrataEngine.layerCount
+        let baseAnimations = StrataEngine.activeAnimationCount
+        let cases = CommitSuite.cases().filter { n($0) <= 1_000 && CommitSuite.Explicit(rawValue: $0.parameters["variant"]!) != nil }
+        XCTAssertEqual(cases.map(\.name), ["commit/explicit-basic/100", "commit/explicit-basic/1000",
+                                           "commit/explicit-keyframe/100", "commit/explicit-keyframe/1000"])
+        for c in cases {
+            XCTAssertEqual(c.items, n(c), c.name)
+            XCTAssertEqual(c.item, "animation", c.name)
+            XCTAssertTrue(c.hasReset, c.name)
+            do {
+                let w = try c.make()
+                let reset = try XCTUnwrap(w.reset, c.name)
+                XCTAssertEqual(StrataEngine.layerCount - baseLayers, n(c) + 1, "\(c.name): root + N layers")
+                for _ in 0..<2 {
+                    reset()
+                    XCTAssertEqual(StrataEngine.activeAnimationCount, baseAnimations, "\(c.name): reset left animations")
+                    w.run()
+                    XCTAssertEqual(StrataEngine.activeAnimationCount - baseAnimations, n(c), "\(c.name): animations one run adds")
+                }
+                w.run()
+                XCTAssertEqual(StrataEngine.activeAnimationCount - baseAnimations, n(c), "\(c.name): a second run replaces under the key")
+                reset()
+            }
+            XCTAssertEqual(StrataEngine.activeAnimationCount, baseAnimations, "\(c.name): animations left after release")
+            XCTAssertEqual(StrataEngine.layerCount, baseLayers, "\(c.name): layers left alive after release")
+        }
+    }
+
     /// The variants the lead's counted bodies name exist, and the quick subset is small.
     func test_commitNamesAndQuickSubset() {
         let cases = CommitSuite.cases()
         let names = Set(cases.map(\.name))
         XCTAssertEqual(names.count, cases.count)
-        // Each variant at each size, and the two retirement frames at each size.
-        XCTAssertEqual(cases.count, (CommitSuite.Variant.allCases.count + 2) * CommitSuite.sizes.count)
+        // Each variant at each size, and the two retirement frames and two explicit adds at each size.
+        XCTAssertEqual(cases.count, (CommitSuite.Variant.allCases.count + 2 + CommitSuite.Explicit.allCases.count) * CommitSuite.sizes.count)
         for counted in Suites.countedNames where counted.hasPrefix("commit/") {
             XCTAssertTrue(names.contains(counted), "counted body \(counted) is not a commit case")
         }

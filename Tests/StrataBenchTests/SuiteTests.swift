@@ -25,7 +25,8 @@ final class SuiteTests: XCTestCase {
 
     func test_commitCasesBuildAndRun() {
         let cases = CommitSuite.cases().filter { Int($0.parameters["n"]!)! <= 1_000 }
-        XCTAssertEqual(cases.count, (CommitSuite.Variant.allCases.count + 2) * 2, "each variant, retire and retire-churn, at 100 and 1000")
+        XCTAssertEqual(cases.count, (CommitSuite.Variant.allCases.count + 2 + CommitSuite.Explicit.allCases.count) * 2,
+                       "each variant, retire, retire-churn and the explicit adds, at 100 and 1000")
         exercise(cases)
     }
 

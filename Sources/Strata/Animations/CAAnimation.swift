@@ -3,9 +3,10 @@ import Foundation
 /// The base of every animation: timing (CAMediaTiming), a timing function, a delegate, and
 /// the CAAction behaviour of adding a copy of itself to the layer.
 open class CAAnimation: NSObject, CAMediaTiming, CAAction, NSCopying {
-    // The timing values are plain values read and written whole: `@exclusivity(unchecked)`
-    // spares every access the runtime's access tracking (`swift_beginAccess`, 12% of an
-    // explicit add's samples: `add` copies the animation, writing each value, and reads them back).
+    // Every stored property is a plain value read and written whole: `@exclusivity(unchecked)`
+    // spares each access the runtime's access tracking (`swift_beginAccess` and the access set,
+    // 12% of an explicit add's samples: `add` copies the animation, writing each value, and
+    // reads them back).
     /// Begin time: an absolute media time; 0 = the time of the commit that adds it.
     @exclusivity(unchecked) open var beginTime: Double = 0
     /// One iteration in seconds; 0 = the transaction's duration (0.25 s by default).
@@ -23,9 +24,9 @@ open class CAAnimation: NSObject, CAMediaTiming, CAAction, NSCopying {
     /// What holds outside the active time.
     @exclusivity(unchecked) open var fillMode: CAMediaTimingFillMode = .removed
     /// The pacing curve; nil = linear (a run action takes the transaction's when set).
-    open var timingFunction: CAMediaTimingFunction?
+    @exclusivity(unchecked) open var timingFunction: CAMediaTimingFunction?
     /// Retained, as Core Animation does.
-    open var delegate: CAAnimationDelegate?
+    @exclusivity(unchecked) open var delegate: CAAnimationDelegate?
     /// Removed from the layer when it completes (default true).
     @exclusivity(unchecked) open var isRemovedOnCompletion = true
 
@@ -38,12 +39,21 @@ open class CAAnimation: NSObject, CAMediaTiming, CAAction, NSCopying {
     /// Default values of an animation's properties (Apple's API; nil for every key here).
     open class func defaultValue(forKey key: String) -> Any? { nil }
 
-    /// A copy with the same settings (what `add(_:forKey:)` stores).
+    /// A copy with the same settings (what `add(_:forKey:)` stores): an animation of the same
+    /// class with every property of its own and of its superclasses (`copyFields(from:)`).
     open func copy(with zone: NSZone? = nil) -> Any {
         let c = type(of: self).init()
-        c.copyTiming(from: self)
+        c.copyFields(from: self)
         return c
     }
+
+    /// `copy(with: nil)`, as NSObject's does, without NSObject's search for the NSCopying
+    /// conformance (a lookup in the runtime's conformance cache on every `add`).
+    open override func copy() -> Any { copy(with: nil) }
+
+    /// Copies `o`'s properties into this new animation of `o`'s own class: each class
+    /// overrides it for the properties it declares, after its superclass's.
+    func copyFields(from o: CAAnimation) { copyTiming(from: o) }
 
     func copyTiming(from o: CAAnimation) {
         beginTime = o.beginTime; duration = o.duration; speed = o.speed; timeOffset = o.timeOffset
@@ -82,11 +92,15 @@ open class CAAnimation: NSObject, CAMediaTiming, CAAction, NSCopying {
 
     /// Is this animation's timing valid (finite, non-negative duration ...)? Reports why not.
     func validateTiming() -> Bool {
-        let values: [(String, Double)] = [("beginTime", beginTime), ("duration", duration),
-            ("speed", Double(speed)), ("timeOffset", timeOffset)]
-        for (name, v) in values where !v.isFinite {
-            StrataDiagnostics.emit(.nonFiniteValue, "\(type(of: self)).\(name) = \(v) must be finite; animation not added")
-            return false
+        // A sum with a NaN or infinite term is not finite: the list of names is made only
+        // then (or when finite values overflow the sum, and the loop finds none).
+        if _slowPath(!(beginTime + duration + Double(speed) + timeOffset).isFinite) {
+            let values: [(String, Double)] = [("beginTime", beginTime), ("duration", duration),
+                ("speed", Double(speed)), ("timeOffset", timeOffset)]
+            for (name, v) in values where !v.isFinite {
+                StrataDiagnostics.emit(.nonFiniteValue, "\(type(of: self)).\(name) = \(v) must be finite; animation not added")
+                return false
+            }
         }
         if repeatDuration.isNaN {
             StrataDiagnostics.emit(.nonFiniteValue, "\(type(of: self)).repeatDuration is NaN; animation not added")

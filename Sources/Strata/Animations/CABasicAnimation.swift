@@ -3,16 +3,16 @@ import Foundation
 /// Interpolates a key path between two values (SEMANTICS.md's from/to/by table).
 open class CABasicAnimation: CAPropertyAnimation {
     /// Start value (nil: see the table).
-    open var fromValue: Any?
+    @exclusivity(unchecked) open var fromValue: Any?
     /// End value.
-    open var toValue: Any?
+    @exclusivity(unchecked) open var toValue: Any?
     /// Relative change.
-    open var byValue: Any?
+    @exclusivity(unchecked) open var byValue: Any?
 
-    /// A copy with the same settings and from, to and by values.
-    open override func copy(with zone: NSZone? = nil) -> Any {
-        let c = super.copy(with: zone) as! CABasicAnimation
-        c.fromValue = fromValue; c.toValue = toValue; c.byValue = byValue
-        return c
+    /// A copy has the same from, to and by values.
+    override func copyFields(from o: CAAnimation) {
+        super.copyFields(from: o)
+        let o = unsafeDowncast(o, to: CABasicAnimation.self)
+        fromValue = o.fromValue; toValue = o.toValue; byValue = o.byValue
     }
 }

@@ -3,31 +3,31 @@ import Foundation
 /// Animates a key path through a sequence of values or along a path.
 open class CAKeyframeAnimation: CAPropertyAnimation {
     /// The keyframe values.
-    open var values: [Any]?
+    @exclusivity(unchecked) open var values: [Any]?
     /// A path for point properties (overrides `values`).
-    open var path: CGPath?
+    @exclusivity(unchecked) open var path: CGPath?
     /// Times (0...1) of each keyframe.
-    open var keyTimes: [NSNumber]?
+    @exclusivity(unchecked) open var keyTimes: [NSNumber]?
     /// One timing function per segment.
-    open var timingFunctions: [CAMediaTimingFunction]?
+    @exclusivity(unchecked) open var timingFunctions: [CAMediaTimingFunction]?
     /// How in-between values are computed.
-    open var calculationMode: CAAnimationCalculationMode = .linear
+    @exclusivity(unchecked) open var calculationMode: CAAnimationCalculationMode = .linear
     /// Turning along a path.
-    open var rotationMode: CAAnimationRotationMode?
+    @exclusivity(unchecked) open var rotationMode: CAAnimationRotationMode?
     /// Tension, continuity and bias of cubic modes.
-    open var tensionValues: [NSNumber]?
+    @exclusivity(unchecked) open var tensionValues: [NSNumber]?
     /// See `tensionValues`.
-    open var continuityValues: [NSNumber]?
+    @exclusivity(unchecked) open var continuityValues: [NSNumber]?
     /// See `tensionValues`.
-    open var biasValues: [NSNumber]?
+    @exclusivity(unchecked) open var biasValues: [NSNumber]?
 
-    /// A copy with the same settings and every keyframe property (values, path, key times,
-    /// timing functions, modes, tension, continuity and bias).
-    open override func copy(with zone: NSZone? = nil) -> Any {
-        let c = super.copy(with: zone) as! CAKeyframeAnimation
-        c.values = values; c.path = path; c.keyTimes = keyTimes; c.timingFunctions = timingFunctions
-        c.calculationMode = calculationMode; c.rotationMode = rotationMode
-        c.tensionValues = tensionValues; c.continuityValues = continuityValues; c.biasValues = biasValues
-        return c
+    /// A copy has every keyframe property (values, path, key times, timing functions,
+    /// modes, tension, continuity and bias).
+    override func copyFields(from o: CAAnimation) {
+        super.copyFields(from: o)
+        let o = unsafeDowncast(o, to: CAKeyframeAnimation.self)
+        values = o.values; path = o.path; keyTimes = o.keyTimes; timingFunctions = o.timingFunctions
+        calculationMode = o.calculationMode; rotationMode = o.rotationMode
+        tensionValues = o.tensionValues; continuityValues = o.continuityValues; biasValues = o.biasValues
     }
 }

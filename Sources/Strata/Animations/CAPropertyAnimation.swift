@@ -3,7 +3,7 @@ import Foundation
 /// An animation of one key path of a layer.
 open class CAPropertyAnimation: CAAnimation {
     /// The animated key path (`"position"`, `"position.x"`, `"transform.rotation.z"` ...).
-    open var keyPath: String?
+    @exclusivity(unchecked) open var keyPath: String?
     /// Adds to the current render value instead of replacing it.
     @exclusivity(unchecked) open var isAdditive = false
     /// Each repeat starts at the previous repeat's end.
@@ -15,10 +15,10 @@ open class CAPropertyAnimation: CAAnimation {
         keyPath = path
     }
 
-    /// A copy with the same settings, key path and additive and cumulative flags.
-    open override func copy(with zone: NSZone? = nil) -> Any {
-        let c = super.copy(with: zone) as! CAPropertyAnimation
-        c.keyPath = keyPath; c.isAdditive = isAdditive; c.isCumulative = isCumulative
-        return c
+    /// A copy has the same key path and additive and cumulative flags.
+    override func copyFields(from o: CAAnimation) {
+        super.copyFields(from: o)
+        let o = unsafeDowncast(o, to: CAPropertyAnimation.self)
+        keyPath = o.keyPath; isAdditive = o.isAdditive; isCumulative = o.isCumulative
     }
 }

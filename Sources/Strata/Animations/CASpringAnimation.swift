@@ -16,17 +16,17 @@ import Foundation
 ///     layer.add(s, forKey: "bounce")
 open class CASpringAnimation: CABasicAnimation {
     /// The mass of the object on the spring (default 1; must be greater than 0).
-    open var mass: CGFloat = 1
+    @exclusivity(unchecked) open var mass: CGFloat = 1
     /// The spring's stiffness (default 100; must be greater than 0).
-    open var stiffness: CGFloat = 100
+    @exclusivity(unchecked) open var stiffness: CGFloat = 100
     /// The friction (default 10; 0 never settles; must not be negative).
-    open var damping: CGFloat = 10
+    @exclusivity(unchecked) open var damping: CGFloat = 10
     /// The initial velocity in progress per second: 1 covers the whole distance in a second
     /// (default 0; negative moves away from the end value first).
-    open var initialVelocity: CGFloat = 0
+    @exclusivity(unchecked) open var initialVelocity: CGFloat = 0
     /// Accepted for Apple's API: springs with a damping ratio of 1 or more follow the
     /// critically damped motion either way (as WebKit's solver).
-    open var allowsOverdamping = false
+    @exclusivity(unchecked) open var allowsOverdamping = false
 
     /// A spring of default parameters.
     public required init() { super.init() }
@@ -50,12 +50,12 @@ open class CASpringAnimation: CABasicAnimation {
         return s.settlingTime(threshold: 1e-3)
     }
 
-    /// A copy with the same settings and spring.
-    open override func copy(with zone: NSZone? = nil) -> Any {
-        let c = super.copy(with: zone) as! CASpringAnimation
-        c.mass = mass; c.stiffness = stiffness; c.damping = damping; c.initialVelocity = initialVelocity
-        c.allowsOverdamping = allowsOverdamping
-        return c
+    /// A copy has the same spring.
+    override func copyFields(from o: CAAnimation) {
+        super.copyFields(from: o)
+        let o = unsafeDowncast(o, to: CASpringAnimation.self)
+        mass = o.mass; stiffness = o.stiffness; damping = o.damping; initialVelocity = o.initialVelocity
+        allowsOverdamping = o.allowsOverdamping
     }
 
     override func springCurve() -> SpringCurve? { SpringCurve(self) }

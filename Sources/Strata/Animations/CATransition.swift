@@ -4,18 +4,18 @@ import Foundation
 /// under the key `kCATransition`, and a renderer reads its type, subtype and progress.
 open class CATransition: CAAnimation {
     /// The kind of transition (default fade).
-    open var type: CATransitionType = .fade
+    @exclusivity(unchecked) open var type: CATransitionType = .fade
     /// The direction (nil = from the left).
-    open var subtype: CATransitionSubtype?
+    @exclusivity(unchecked) open var subtype: CATransitionSubtype?
     /// Progress at the start, 0...1.
-    open var startProgress: Float = 0
+    @exclusivity(unchecked) open var startProgress: Float = 0
     /// Progress at the end, 0...1.
-    open var endProgress: Float = 1
+    @exclusivity(unchecked) open var endProgress: Float = 1
 
-    /// A copy with the same settings, type, subtype and progress range.
-    open override func copy(with zone: NSZone? = nil) -> Any {
-        let c = super.copy(with: zone) as! CATransition
-        c.type = type; c.subtype = subtype; c.startProgress = startProgress; c.endProgress = endProgress
-        return c
+    /// A copy has the same type, subtype and progress range.
+    override func copyFields(from o: CAAnimation) {
+        super.copyFields(from: o)
+        let o = unsafeDowncast(o, to: CATransition.self)
+        type = o.type; subtype = o.subtype; startProgress = o.startProgress; endProgress = o.endProgress
     }
 }

@@ -18,6 +18,7 @@ enum KeyframeCompiler {
         }
         let paced = a.calculationMode == .paced || a.calculationMode == .cubicPaced
         var points: [[Double]] = []
+        points.reserveCapacity(values.count)
         for (i, v) in values.enumerated() {
             guard var l = LaneValue.lanes(v, kind: kind, width: width) else {
                 StrataDiagnostics.emit(.wrongValueType,
@@ -61,30 +62,35 @@ enum KeyframeCompiler {
         let mode = a.calculationMode
         let paced = mode == .paced || mode == .cubicPaced
         let discrete = mode == .discrete
+        let cubic = mode == .cubic || mode == .cubicPaced   // (modes are strings: compared once)
         let segments = discrete ? n : max(n - 1, 1)
         var k = CompiledKeyframes()
         k.span = zip(points[n - 1], points[0]).map { $0 - $1 }
 
-        // Segment polynomials.
+        // Segment polynomials, appended one coefficient at a time into storage reserved
+        // once (an array literal of four each was an allocation, and the growth a few more).
+        k.coefficients.reserveCapacity(segments * width * 4)
+        func append(_ a: Double, _ b: Double, _ c: Double, _ d: Double) {
+            k.coefficients.append(a); k.coefficients.append(b); k.coefficients.append(c); k.coefficients.append(d)
+        }
         for i in 0..<segments {
             let p0 = points[min(i, n - 1)]
             let p1 = points[min(i + 1, n - 1)]
             for c in 0..<width {
                 if discrete || n == 1 {
-                    k.coefficients += [0, 0, 0, p0[c]]
-                } else if mode == .cubic || mode == .cubicPaced {
+                    append(0, 0, 0, p0[c])
+                } else if cubic {
                     let m0 = tangent(points, i, c), m1 = tangent(points, i + 1, c)
-                    k.coefficients += [2 * p0[c] + m0 - 2 * p1[c] + m1,
-                                       -3 * p0[c] - 2 * m0 + 3 * p1[c] - m1, m0, p0[c]]
+                    append(2 * p0[c] + m0 - 2 * p1[c] + m1, -3 * p0[c] - 2 * m0 + 3 * p1[c] - m1, m0, p0[c])
                 } else {
-                    k.coefficients += [0, 0, p1[c] - p0[c], p0[c]]
+                    append(0, 0, p1[c] - p0[c], p0[c])
                 }
             }
         }
         // Segment boundaries in progress.
         if paced {
             var lengths: [Double] = []
-            if mode == .cubicPaced {
+            if cubic {
                 for i in 0..<segments {
                     let (len, table) = arcTable(k.coefficients, segment: i, width: width)
                     lengths.append(len)
@@ -116,11 +122,12 @@ enum KeyframeCompiler {
     }
 
     /// Validated key times: `count` entries in 0...1, non-decreasing; evenly spaced if nil.
-    static func keyTimes(_ given: [NSNumber]?, count: Int, what: String) -> [Double]? {
+    /// (`what`, for the diagnostic, is made only for one.)
+    static func keyTimes(_ given: [NSNumber]?, count: Int, what: @autoclosure () -> String) -> [Double]? {
         guard let given else { return (0..<count).map { Double($0) / Double(count - 1) } }
         guard given.count == count else {
             StrataDiagnostics.emit(.invalidArgument,
-                "CAKeyframeAnimation keyTimes has \(given.count) entries; \(what) needs \(count); animation not added")
+                "CAKeyframeAnimation keyTimes has \(given.count) entries; \(what()) needs \(count); animation not added")
             return nil
         }
         let t = given.map(\.doubleValue)

@@ -2,8 +2,7 @@ import Foundation
 
 /// Interns key strings to small integer ids, once, at the API boundary. Built-in property
 /// names are ids `0..<PropertyTable.count`; every other string (custom keys, animation keys,
-/// event names) gets the next id on first use. Shared by every thread's engine; lookups of
-/// existing keys take a lock only for strings that are not built-in names.
+/// event names) gets the next id on first use. Shared by every thread's engine, under a lock.
 enum KeyInterner {
     private static let lock = NSLock()
     /// The well-known keys below take the ids after the built-in names, fixed, so reading
@@ -14,15 +13,29 @@ enum KeyInterner {
         Dictionary(uniqueKeysWithValues: wellKnown.enumerated().map { ($1, Int32(PropertyTable.count + $0)) })
     nonisolated(unsafe) private static var names: [String] = PropertyTable.rows.map(\.name) + wellKnown
 
+    /// The last key asked for and its id: a program adds its animations under the same key
+    /// again and again, and comparing a string costs a fraction of hashing it (a miss in the
+    /// built-in names and a hit in `ids` were two hashes, about 430 instructions an `add`).
+    nonisolated(unsafe) private static var lastKey = ""
+    nonisolated(unsafe) private static var lastID = PropertyID(-1)
+
     /// The id of `key`, interning it if new.
     static func id(_ key: String) -> PropertyID {
-        if let builtIn = PropertyTable.idsByName[key] { return builtIn }
         lock.lock(); defer { lock.unlock() }
-        if let id = ids[key] { return PropertyID(id) }
-        let id = Int32(names.count)
-        names.append(key)
-        ids[key] = id
-        return PropertyID(id)
+        if key == lastKey, lastID.raw >= 0 { return lastID }
+        let id: PropertyID
+        if let builtIn = PropertyTable.idsByName[key] {
+            id = builtIn
+        } else if let known = ids[key] {
+            id = PropertyID(known)
+        } else {
+            id = PropertyID(Int32(names.count))
+            names.append(key)
+            ids[key] = id.raw
+        }
+        lastKey = key
+        lastID = id
+        return id
     }
 
     /// The string of an id produced by `id(_:)`.

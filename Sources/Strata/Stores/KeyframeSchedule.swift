@@ -147,15 +147,37 @@ func locateSegment(_ u: Double, times tm: UnsafePointer<Double>, curves: UnsafeP
 }
 
 /// What makes two slots' schedules the same: their key times, bit for bit, and curves;
-/// paced, their inverse tables and coefficients too.
+/// paced, their inverse tables and coefficients too. It holds the compiled arrays themselves
+/// (shared, not copied: a key made on every keyframe `add` allocated three arrays) and
+/// compares and hashes their bit patterns.
 struct KeyframeScheduleKey: Hashable {
-    let times: [UInt64]
+    let times: [Double]
     let curves: [Int32]
-    let geometry: [UInt64]
+    /// Paced: the inverse tables, and the coefficients (empty otherwise).
+    let arcs: [Double]
+    let coefficients: [Double]
 
     init(_ k: CompiledKeyframes) {
-        times = k.times.map(\.bitPattern)
+        times = k.times
         curves = k.curves
-        geometry = k.arcTables.isEmpty ? [] : (k.arcTables + k.coefficients).map(\.bitPattern)
+        arcs = k.arcTables
+        coefficients = k.arcTables.isEmpty ? [] : k.coefficients
+    }
+
+    private static func same(_ a: [Double], _ b: [Double]) -> Bool {
+        a.count == b.count && zip(a, b).allSatisfy { $0.bitPattern == $1.bitPattern }
+    }
+
+    static func == (a: Self, b: Self) -> Bool {
+        a.curves == b.curves && same(a.times, b.times) && same(a.arcs, b.arcs) && same(a.coefficients, b.coefficients)
+    }
+
+    func hash(into h: inout Hasher) {
+        h.combine(times.count)
+        for t in times { h.combine(t.bitPattern) }
+        h.combine(curves)
+        h.combine(arcs.count)
+        for x in arcs { h.combine(x.bitPattern) }
+        for x in coefficients { h.combine(x.bitPattern) }
     }
 }

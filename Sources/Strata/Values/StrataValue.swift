@@ -4,6 +4,14 @@ import Foundation
 enum LaneValue {
     /// A scalar from any of the numeric types the API accepts.
     static func scalar(_ v: Any) -> Double? {
+        // The exact types first, by metatype: a failed cast of `Any` searches the runtime's
+        // conformance cache for a bridge, hundreds of instructions, and `values: [1, 0.2]`
+        // holds an Int and a Double, each tried after the types above it in the switch.
+        let t = type(of: v)
+        if t == Double.self { return v as? Double }
+        if t == Int.self { return (v as? Int).map(Double.init) }
+        if t == CGFloat.self { return (v as? CGFloat).map(Double.init) }
+        if t == Float.self { return (v as? Float).map(Double.init) }
         switch v {
         case let x as CGFloat: return Double(x)
         case let x as Double: return x
@@ -45,6 +53,35 @@ enum LaneValue {
     /// with nothing written, when the type does not fit. The allocation-free form of
     /// `lanes(_:kind:width:)`.
     static func write(_ v: Any, kind: ValueKind, width: Int, into l: UnsafeMutablePointer<Double>) -> Int? {
+        // A value of exactly the kind's own type, by metatype, before the failed casts of
+        // the general path (each a search of the runtime's conformance cache).
+        let t = type(of: v)
+        switch kind {
+        case .cgFloat, .float, .bool, .timing:
+            if t == Double.self || t == Int.self || t == CGFloat.self || t == Float.self, let x = scalar(v) {
+                l[0] = x
+                return 1
+            }
+        case .point:
+            if t == CGPoint.self, let p = v as? CGPoint {
+                l[0] = Double(p.x); l[1] = Double(p.y)
+                return 2
+            }
+        case .size:
+            if t == CGSize.self, let s = v as? CGSize {
+                l[0] = Double(s.width); l[1] = Double(s.height)
+                return 2
+            }
+        case .rect:
+            if t == CGRect.self, let r = v as? CGRect {
+                l[0] = Double(r.origin.x); l[1] = Double(r.origin.y); l[2] = Double(r.size.width); l[3] = Double(r.size.height)
+                return 4
+            }
+        case .transform:
+            if t == CATransform3D.self, let m = v as? CATransform3D { store(m, into: l); return 16 }
+        default:
+            break
+        }
         if let s = v as? StrataValue {
             guard s.lanes.count == width else { return nil }
             for c in 0..<width { l[c] = s.lanes[c] }
