@@ -56,6 +56,11 @@ enum LaneValue {
         // A value of exactly the kind's own type, by metatype, before the failed casts of
         // the general path (each a search of the runtime's conformance cache).
         let t = type(of: v)
+        // An optional in an `Any` (`values = xs.map { $0 as Any }` of optionals): the casts
+        // below see through it, so its payload is the value.
+        if t == Optional<Any>.self, let wrapped = v as? Any?, let payload = wrapped {
+            return write(payload, kind: kind, width: width, into: l)
+        }
         switch kind {
         case .cgFloat, .float, .bool, .timing:
             if t == Double.self || t == Int.self || t == CGFloat.self || t == Float.self, let x = scalar(v) {

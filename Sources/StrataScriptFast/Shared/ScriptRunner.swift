@@ -373,12 +373,12 @@ final class RunState {
             } else {
                 b = CABasicAnimation(keyPath: s.keyPath)
             }
-            b.fromValue = s.from.map(box); b.toValue = s.to.map(box); b.byValue = s.by.map(box)
+            b.fromValue = s.from.map(animationValue); b.toValue = s.to.map(animationValue); b.byValue = s.by.map(animationValue)
             b.isAdditive = s.additive; b.isCumulative = s.cumulative
             a = b
         case .keyframe:
             let k = CAKeyframeAnimation(keyPath: s.keyPath)
-            k.values = s.values?.map { box($0) as Any }
+            k.values = s.values?.map(animationValue)
             k.keyTimes = s.keyTimes?.map { NSNumber(value: $0) }
             if let m = s.calculationMode { k.calculationMode = CAAnimationCalculationMode(rawValue: m) }
             if let r = s.rotationMode { k.rotationMode = CAAnimationRotationMode(rawValue: r) }
@@ -447,6 +447,12 @@ final class RunState {
         }
         return true
     }
+
+    /// `box(v)` as an animation's value: the value itself, as a program sets one
+    /// (`fromValue = CGPoint(...)`), or for none an empty optional in an `Any`, which the
+    /// engines refuse as a value of the wrong type. (`s.from.map(box)` put every value in an
+    /// optional inside the `Any`, which the engines see through at a cost no program pays.)
+    func animationValue(_ v: ScriptValue) -> Any { box(v) ?? (Optional<Any>.none as Any) }
 
     func box(_ v: ScriptValue) -> Any? {
         switch v {
