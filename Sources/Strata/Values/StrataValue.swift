@@ -53,41 +53,18 @@ enum LaneValue {
     /// with nothing written, when the type does not fit. The allocation-free form of
     /// `lanes(_:kind:width:)`.
     static func write(_ v: Any, kind: ValueKind, width: Int, into l: UnsafeMutablePointer<Double>) -> Int? {
-        // A value of exactly the kind's own type, by metatype, before the failed casts of
-        // the general path (each a search of the runtime's conformance cache).
         let t = type(of: v)
         // An optional in an `Any` (`values = xs.map { $0 as Any }` of optionals): the casts
         // below see through it, so its payload is the value.
         if t == Optional<Any>.self, let wrapped = v as? Any?, let payload = wrapped {
             return write(payload, kind: kind, width: width, into: l)
         }
-        switch kind {
-        case .cgFloat, .float, .bool, .timing:
-            if t == Double.self || t == Int.self || t == CGFloat.self || t == Float.self, let x = scalar(v) {
-                l[0] = x
-                return 1
-            }
-        case .point:
-            if t == CGPoint.self, let p = v as? CGPoint {
-                l[0] = Double(p.x); l[1] = Double(p.y)
-                return 2
-            }
-        case .size:
-            if t == CGSize.self, let s = v as? CGSize {
-                l[0] = Double(s.width); l[1] = Double(s.height)
-                return 2
-            }
-        case .rect:
-            if t == CGRect.self, let r = v as? CGRect {
-                l[0] = Double(r.origin.x); l[1] = Double(r.origin.y); l[2] = Double(r.size.width); l[3] = Double(r.size.height)
-                return 4
-            }
-        case .transform:
-            if t == CATransform3D.self, let m = v as? CATransform3D { store(m, into: l); return 16 }
-        default:
-            break
-        }
-        if let s = v as? StrataValue {
+        // A value of one of the kinds' own types, known by its metatype, is no StrataValue:
+        // it skips that cast, which fails through a search of the runtime's conformance
+        // cache, and the switch below takes it with its first cast.
+        let ownType = t == Double.self || t == Int.self || t == CGFloat.self || t == Float.self
+            || t == CGPoint.self || t == CGSize.self || t == CGRect.self || t == CATransform3D.self
+        if !ownType, let s = v as? StrataValue {
             guard s.lanes.count == width else { return nil }
             for c in 0..<width { l[c] = s.lanes[c] }
             return width
