@@ -12,6 +12,28 @@ final class CommitLookupSuiteTests: XCTestCase {
     /// `n` of a case, from its parameters (every case of both suites has one).
     private func n(_ c: BenchmarkCase) -> Int { Int(c.parameters["n"] ?? "") ?? Int.max }
 
+    /// Builds `c`'s workload (a root and N layers), then twice a reset that leaves no
+    /// animation and a run that leaves `started` running, then `more`, a last reset, and the
+    /// release: no animation and no layer of the workload left.
+    private func assertResetsAndRuns(_ c: BenchmarkCase, started: Int, baseLayers: Int, baseAnimations: Int,
+                                     more: (Workload) -> Void = { _ in }) throws {
+        do {
+            let w = try c.make()
+            let reset = try XCTUnwrap(w.reset, c.name)
+            XCTAssertEqual(StrataEngine.layerCount - baseLayers, n(c) + 1, "\(c.name): root + N layers")
+            for _ in 0..<2 {
+                reset()
+                XCTAssertEqual(StrataEngine.activeAnimationCount, baseAnimations, "\(c.name): reset left animations")
+                w.run()
+                XCTAssertEqual(StrataEngine.activeAnimationCount - baseAnimations, started, "\(c.name): animations one run starts")
+            }
+            more(w)
+            reset()
+        }
+        XCTAssertEqual(StrataEngine.activeAnimationCount, baseAnimations, "\(c.name): animations left after release")
+        XCTAssertEqual(StrataEngine.layerCount, baseLayers, "\(c.name): layers left alive after release")
+    }
+
     // MARK: commit
 
     /// Every commit case at N ≤ 1000: the fixture builds (its precondition counts the
@@ -31,21 +53,7 @@ final class CommitLookupSuiteTests: XCTestCase {
             XCTAssertEqual(c.item, "change")
             XCTAssertEqual(c.parameters["suite"], "commit")
             XCTAssertTrue(c.hasReset, c.name)
-            let expected = variant.animates ? n(c) * p : 0
-            do {
-                let w = try c.make()
-                let reset = try XCTUnwrap(w.reset, c.name)
-                XCTAssertEqual(StrataEngine.layerCount - baseLayers, n(c) + 1, "\(c.name): root + N layers")
-                for _ in 0..<2 {
-                    reset()
-                    XCTAssertEqual(StrataEngine.activeAnimationCount, baseAnimations, "\(c.name): reset left animations")
-                    w.run()
-                    XCTAssertEqual(StrataEngine.activeAnimationCount - baseAnimations, expected, "\(c.name): animations one run starts")
-                }
-                reset()
-            }
-            XCTAssertEqual(StrataEngine.activeAnimationCount, baseAnimations, "\(c.name): animations left after release")
-            XCTAssertEqual(StrataEngine.layerCount, baseLayers, "\(c.name): layers left alive after release")
+            try assertResetsAndRuns(c, started: variant.animates ? n(c) * p : 0, baseLayers: baseLayers, baseAnimations: baseAnimations)
         }
     }
 
@@ -94,22 +102,10 @@ final class CommitLookupSuiteTests: XCTestCase {
             XCTAssertEqual(c.items, n(c), c.name)
             XCTAssertEqual(c.item, "animation", c.name)
             XCTAssertTrue(c.hasReset, c.name)
-            do {
-                let w = try c.make()
-                let reset = try XCTUnwrap(w.reset, c.name)
-                XCTAssertEqual(StrataEngine.layerCount - baseLayers, n(c) + 1, "\(c.name): root + N layers")
-                for _ in 0..<2 {
-                    reset()
-                    XCTAssertEqual(StrataEngine.activeAnimationCount, baseAnimations, "\(c.name): reset left animations")
-                    w.run()
-                    XCTAssertEqual(StrataEngine.activeAnimationCount - baseAnimations, n(c), "\(c.name): animations one run adds")
-                }
+            try assertResetsAndRuns(c, started: n(c), baseLayers: baseLayers, baseAnimations: baseAnimations) { w in
                 w.run()
                 XCTAssertEqual(StrataEngine.activeAnimationCount - baseAnimations, n(c), "\(c.name): a second run replaces under the key")
-                reset()
             }
-            XCTAssertEqual(StrataEngine.activeAnimationCount, baseAnimations, "\(c.name): animations left after release")
-            XCTAssertEqual(StrataEngine.layerCount, baseLayers, "\(c.name): layers left alive after release")
         }
     }
 
