@@ -124,6 +124,10 @@ struct AbCommand: ParsableCommand {
                     printError("ab: round \(i), \(side): the run wrote no readable report (exit \(status)); see \(report.path).log")
                     throw ExitCode(3)
                 }
+                if i == 1 && side == "head" {
+                    // Scenes named with --scene that --filter leaves out: said once, as `run` says it.
+                    for w in r.strata.warnings where w.hasPrefix("--scene ") { progress("ab: warning: \(w)") }
+                }
                 switch side {
                 case "base": baseRounds.append(r.strata); baseReports.append(r)
                 case "control": controlRounds.append(r.strata)

@@ -30,7 +30,8 @@ struct ProfileCommand: ParsableCommand {
                                     Location.Line (go tool pprof -text -lines FILE)
           trace.json                Chrome Trace Event timeline (Perfetto, chrome://tracing):
                                     scenes: per frame commit / lookup / beginFrame / render /
-                                    endFrame; suites: per iteration (batched when short)
+                                    snapshot / endFrame (the frames as `run` times
+                                    them); suites: per iteration (batched when short)
           flamegraph.html           self-contained flame graph (zoom, search)
         CPU-time timers are checked at the kernel's tick: above CONFIG_HZ (often 250) the
         samples arrive at the tick rate, each weighted by the expiries it stands for. Use

@@ -17,7 +17,7 @@ struct RunCommand: ParsableCommand {
 
     @Option(name: .customLong("suite"), help: "Suites to run (repeatable): \(Catalog.suites.joined(separator: ", ")). Default: all.")
     var suites: [String] = []
-    @Option(help: "Regular expression over benchmark names (scenes: over `scene/NAME`).") var filter: String?
+    @Option(help: "Regular expression over benchmark names (scenes: over `scene/NAME`, those named with --scene too).") var filter: String?
     @Flag(help: "CI's short run: the quick subset, 3 repetitions, short minimum time, short scenes.") var quick = false
     @Option(help: "Repetitions of each benchmark (Google Benchmark's --benchmark_repetitions). Default: 9, quick 3.")
     var repetitions: Int?
@@ -102,11 +102,21 @@ struct RunCommand: ParsableCommand {
                 let full = "scene/\(p.name)"
                 return re.map { $0.firstMatch(in: full, range: NSRange(full.startIndex..., in: full)) != nil } ?? true
             }
-            scenes = countsOnly ? [] : try sceneOptions.run(selected, quick: quick, playerPath: players ? playerPath : nil, warnings: &warnings)
             let selectedSwift = swiftScenes.filter { s in
                 let full = "scene/\(s.name)"
                 return re.map { $0.firstMatch(in: full, range: NSRange(full.startIndex..., in: full)) != nil } ?? true
             }
+            // A scene named with --scene that --filter leaves out is said, not dropped in silence.
+            if let filter, !countsOnly {
+                let named = programs.prefix(files.count).map(\.name) + swiftNamed.map(\.name)
+                let kept = Set(selected.map(\.name) + selectedSwift.map(\.name))
+                for n in named where !kept.contains(n) {
+                    let w = "--scene \(n) not run: --filter '\(filter)' does not match scene/\(n) (the filter selects scenes too; add |scene/\(n) to it)"
+                    warnings.append(w)
+                    progress("warning: \(w)")
+                }
+            }
+            scenes = countsOnly ? [] : try sceneOptions.run(selected, quick: quick, playerPath: players ? playerPath : nil, warnings: &warnings)
             if !countsOnly { scenes += try sceneOptions.run(selectedSwift, quick: quick, warnings: &warnings) }
         }
 

@@ -7,7 +7,8 @@ import StrataScriptFast
 
 /// A scene's frames, with each frame split into timed phases for the timeline: the app's
 /// property changes (each runs the action lookup), its commits, added animations, other
-/// changes, then `beginFrame` (the implicit commit), `render` and `endFrame`.
+/// changes, then `beginFrame` (the implicit commit), `render`, the render snapshot of the
+/// scene's root (as `strata-bench run` times every scene frame) and `endFrame`.
 public struct ProfiledScene {
     /// A scene of strata-bench (`Scenes.load`: a name or a scene file).
     public var name: String
@@ -120,13 +121,17 @@ public struct ProfiledScene {
                            what: "\(played) frames of scene \(name)", interrupted: shouldStop())
     }
 
-    /// One frame at time (index + 1) / 60; with a trace, every phase and the frame as events
-    /// and the active animations as a counter.
+    /// One frame at time (index + 1) / 60, its render snapshot taken between `render` and
+    /// `endFrame` as the timed scenes take it; with a trace, every phase and the frame as
+    /// events and the active animations as a counter.
     private func play(_ frame: PreparedFrame, at index: Int, _ session: ScriptSession, _ renderer: CARenderer, trace: TraceRecorder?) {
         let time = Double(index + 1) / 60
         guard let trace else {
             for p in frame.phases { session.apply(p.ops) }
-            renderer.renderFrame(atTime: time)
+            renderer.beginFrame(atTime: time)
+            renderer.render()
+            _ = session.snapshot()
+            renderer.endFrame()
             return
         }
         let f0 = TraceRecorder.now()
@@ -143,6 +148,10 @@ public struct ProfiledScene {
         renderer.render()
         t1 = TraceRecorder.now()
         trace.complete("render", category: "frame", start: t0, end: t1)
+        t0 = t1
+        _ = session.snapshot()
+        t1 = TraceRecorder.now()
+        trace.complete("snapshot", category: "frame", start: t0, end: t1)
         t0 = t1
         renderer.endFrame()
         t1 = TraceRecorder.now()

@@ -55,6 +55,36 @@ final class AbCommandTests: XCTestCase {
         XCTAssertTrue(try String(contentsOf: out.appendingPathComponent("summary.md"), encoding: .utf8).hasPrefix("### strata-bench ab"))
     }
 
+    /// `--filter` selects scenes too (over `scene/NAME`); a scene named with --scene that the
+    /// filter leaves out is said in a warning (progress and report), not dropped in silence.
+    func test_runSaysWhenTheFilterLeavesOutANamedScene() throws {
+        guard FileManager.default.isExecutableFile(atPath: exe) else {
+            return XCTFail("\(exe) is not built: run `swift build --build-tests` before `swift test --skip-build`")
+        }
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("strata-run-filter-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: out) }
+        let tiny = ["--scene", "app-10k", "--param", "containers=2", "--param", "cellsPerContainer=2", "--param", "frames=5",
+                    "--no-players", "--no-counts"]
+        func run(filter: String, _ name: String) throws -> (output: String, warnings: [String], scenes: [String]) {
+            let report = out.appendingPathComponent(name + ".json").path
+            let (status, output) = try runProcess(exe, ["run"] + tiny + ["--filter", filter, "--out", report], in: root, environment: env)
+            XCTAssertEqual(status, 0, output)
+            let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any])
+            let strata = try XCTUnwrap(json["strata"] as? [String: Any])
+            let scenes = (strata["scenes"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+            return (output, strata["warnings"] as? [String] ?? [], scenes)
+        }
+        let left = try run(filter: "^lookup/", "left")
+        let said = "--scene app-10k not run: --filter '^lookup/' does not match scene/app-10k"
+        XCTAssertTrue(left.output.contains("warning: " + said), left.output)
+        XCTAssertTrue(left.warnings.contains { $0.hasPrefix(said) }, "\(left.warnings)")
+        XCTAssertEqual(left.scenes, [])
+        let kept = try run(filter: "^lookup/|^scene/app-10k$", "kept")
+        XCTAssertFalse(kept.output.contains("not run: --filter"), kept.output)
+        XCTAssertFalse(kept.warnings.contains { $0.contains("not run: --filter") }, "\(kept.warnings)")
+        XCTAssertEqual(kept.scenes, ["app-10k"])
+    }
+
     func test_usageErrors() throws {
         guard FileManager.default.isExecutableFile(atPath: exe) else {
             return XCTFail("\(exe) is not built: run `swift build --build-tests` before `swift test --skip-build`")

@@ -84,6 +84,30 @@ final class ProfileCommandTests: TemporaryDirectoryTestCase {
         XCTAssertTrue(progress.contains { $0.hasPrefix("[3/5] test/fixture/2: preparing") }, "\(progress)")
     }
 
+    /// A scene's profiled frames are the frames `run` times: each takes the render snapshot
+    /// of the scene's root between `render` and `endFrame`, on the timeline inside its frame.
+    func test_sceneFramesTakeTheRenderSnapshotAsTimed() throws {
+        let trace = TraceRecorder(processName: "t")
+        let run = try ProfiledScene(name: "list-1k").run(seconds: 2, configuration: configuration, trace: trace)
+        XCTAssertFalse(run.interrupted)
+        let events = trace.recorded.filter { $0.phase == .complete }
+        let frames = events.filter { $0.name.hasPrefix("frame ") }
+        let snapshots = events.filter { $0.name == "snapshot" }
+        XCTAssertGreaterThan(frames.count, 10)
+        XCTAssertEqual(snapshots.count, frames.count)
+        for (f, s) in zip(frames, snapshots) {
+            let render = try XCTUnwrap(events.last { $0.name == "render" && $0.start >= f.start && $0.start + $0.duration <= s.start })
+            let end = try XCTUnwrap(events.first { $0.name == "endFrame" && $0.start >= s.start + s.duration })
+            XCTAssertLessThanOrEqual(f.start, render.start)
+            XCTAssertLessThanOrEqual(end.start + end.duration, f.start + f.duration)
+            XCTAssertGreaterThan(s.duration, 0)
+        }
+        // The samples reach the snapshot builder (a scene of 1,000 layers: its full passes
+        // and updates are a large share of each frame).
+        let stacks = run.profile.symbolicated().folded()
+        XCTAssertTrue(stacks.contains("SnapshotBuilder"), "no sample in the render snapshot")
+    }
+
     func test_theBudgetHoldsForTheWholeRun() throws {
         let f = Fixtures()
         let t0 = Date()
