@@ -342,6 +342,88 @@ final class RenderSnapshotTests: XCTestCase {
         XCTAssertTrue(one == two, "two-thread snapshot differs from one-thread")
     }
 
+    /// An update with many animated leaves splits them across two threads: the same items
+    /// as one thread and as a full pass of the same frame, also when a leaf in the worker's
+    /// half turns away (culled: the update gives way to a full pass).
+    func test_twoThreadsUpdateTheSameLeavesAsOne() {
+        func frames(threads: Int) -> [[RenderItem]] {
+            var out: [[RenderItem]] = []
+            onFreshEngine {
+                StrataEngine.renderThreads = threads
+                let root = CALayer()
+                var leaves: [CALayer] = []
+                withActionsDisabled {
+                    // 100 containers of 100 leaves; a few containers transformed or clipping.
+                    for c in 0..<100 {
+                        let container = CALayer()
+                        container.position = CGPoint(x: Double(c % 10) * 40, y: Double(c / 10) * 40)
+                        if c % 7 == 0 { container.sublayerTransform = CATransform3DMakeScale(0.5, 1.5, 1) }
+                        if c % 9 == 0 { container.masksToBounds = true; container.bounds = CGRect(x: 0, y: 0, width: 30, height: 30) }
+                        root.addSublayer(container)
+                        for i in 0..<100 {
+                            let l = CALayer()
+                            l.bounds = CGRect(x: 0, y: 0, width: Double(4 + i % 5), height: Double(3 + i % 7))
+                            l.position = CGPoint(x: Double(i % 10) * 3, y: Double(i / 10) * 3)
+                            l.backgroundColor = CGColor(red: Double(i % 3) / 2, green: 0.5, blue: Double(c % 4) / 3, alpha: 1)
+                            l.isDoubleSided = i % 50 != 49
+                            container.addSublayer(l)
+                            leaves.append(l)
+                        }
+                    }
+                }
+                let r = CARenderer(layer: root)
+                r.renderFrame(atTime: 0)
+                _ = r.snapshot()
+                // Every other leaf animates (5,000 leaves marked), in one transaction.
+                CATransaction.begin()
+                CATransaction.setAnimationDuration(1)
+                for (k, l) in leaves.enumerated() where k % 2 == 0 {
+                    l.opacity = 0.25
+                    l.position = CGPoint(x: l.position.x + 7, y: l.position.y - 3)
+                    if k % 3 == 0 { l.backgroundColor = CGColor(red: 1, green: 0, blue: 0, alpha: 0.5) }
+                }
+                CATransaction.commit()
+                for t in [0.25, 0.5] {
+                    r.renderFrame(atTime: t)
+                    let s = r.snapshot()
+                    XCTAssertFalse(s.wasFullPass, "t = \(t): an update")
+                    XCTAssertGreaterThanOrEqual(s.recomputedItems, 5_000)
+                    let items = (0..<s.count).map { s.item($0) }
+                    out.append(items)
+                    let full = r.snapshotFullPass()
+                    XCTAssertTrue(items == (0..<full.count).map { full.item($0) }, "t = \(t): the update differs from a full pass")
+                }
+                // While the 5,000 still animate, a single-sided leaf late in the order (the
+                // worker's half) turns away: it is culled.
+                let late = leaves[9_949]
+                XCTAssertFalse(late.isDoubleSided)
+                withActionsDisabled { late.transform = CATransform3DMakeRotation(.pi, 0, 1, 0) }
+                r.renderFrame(atTime: 0.75)
+                let turned = r.snapshot()
+                XCTAssertEqual(turned.count, 1 + 100 + 10_000 - 1, "the turned leaf is culled")
+                XCTAssertFalse((0..<turned.count).contains { turned.layer(at: $0) === late })
+                let items = (0..<turned.count).map { turned.item($0) }
+                let full = r.snapshotFullPass()
+                XCTAssertTrue(items == (0..<full.count).map { full.item($0) }, "the culled frame differs from a full pass")
+                out.append(items)
+                // Turned back: shown again.
+                withActionsDisabled { late.transform = CATransform3DIdentity }
+                r.renderFrame(atTime: 0.8)
+                let back = r.snapshot()
+                XCTAssertEqual(back.count, 1 + 100 + 10_000)
+                out.append((0..<back.count).map { back.item($0) })
+            }
+            return out
+        }
+        let one = frames(threads: 1), two = frames(threads: 2)
+        XCTAssertEqual(one.count, 4)
+        XCTAssertEqual(two.count, 4)
+        for k in 0..<min(one.count, two.count) {
+            XCTAssertEqual(one[k].count, two[k].count)
+            XCTAssertTrue(one[k] == two[k], "frame \(k): the two-thread update differs from one thread")
+        }
+    }
+
     func test_nonFiniteWorldGeometryIsLeftOutWithADiagnostic() {
         let root = layer(), far = layer(at: CGPoint(x: 1e39, y: 0)), child = layer(), near = layer()
         withActionsDisabled { root.addSublayer(far); far.addSublayer(child); root.addSublayer(near) }

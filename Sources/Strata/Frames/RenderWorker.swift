@@ -53,7 +53,7 @@ final class RenderWorker {
             if let laneJob {
                 laneJob.run(buffer: laneJob.track.workerBuffer)
             } else if let snapshot {
-                snapshot.runChunksOnWorker()
+                snapshot.runOnWorker()
             }
             finished.store(seen, ordering: .releasing)
         }
@@ -79,8 +79,8 @@ final class RenderWorker {
         post()
     }
 
-    /// Starts the worker on a snapshot's chunks of items (taken as its walk makes them);
-    /// `wait()` before reading them.
+    /// Starts the worker on a snapshot's part: a full pass's chunks of items (taken as its
+    /// walk makes them) or an update's half of the leaves; `wait()` before reading them.
     func start(snapshot builder: SnapshotBuilder) {
         wait()
         snapshot = builder

@@ -69,6 +69,12 @@ final class SnapshotBuilder {
     @exclusivity(unchecked) private var chunkColumns: ItemColumns?
     /// Items the last full pass made: whether the next one pipelines.
     @exclusivity(unchecked) private var expectedItems = 0
+    /// An update's leaves the worker computes (`leafSplit` count from `leafSplitStart` of
+    /// `leafScratch`; 0: the worker takes chunks of a full pass instead), and the leaves the
+    /// last update marked (whether the next one wakes the worker ahead).
+    @exclusivity(unchecked) private var leafSplitStart = 0
+    @exclusivity(unchecked) private var leafSplit = 0
+    @exclusivity(unchecked) private var lastLeaves = 0
     /// Items of the last order with each `SnapshotHint` bit (for the pass's byte count).
     @exclusivity(unchecked) private var hintedItems = SnapshotBuffer<Int>(capacity: 8)
 
@@ -94,6 +100,8 @@ final class SnapshotBuilder {
     /// splitting takes 0.59x the time of one thread for fans and balanced trees, 0.83x for a
     /// chain: paired runs of both builds).
     static let splitThreshold = 8_192
+    /// Marked leaves from which an update splits them across two threads.
+    static let leafSplitThreshold = 2_048
 
     private static let tokens = Atomic<UInt64>(0)
     /// What repeating replicator instances works with (made on first use).
@@ -227,8 +235,16 @@ final class SnapshotBuilder {
         culledByWorker = 0
     }
 
-    /// The worker's part: chunks until none are left.
-    func runChunksOnWorker() { culledByWorker = runChunks() }
+    /// The worker's part: an update's upper half of the leaves, or a full pass's chunks
+    /// until none are left.
+    func runOnWorker() {
+        if leafSplit > 0 {
+            let list = UnsafeBufferPointer(start: leafScratch.base + leafSplitStart, count: leafSplit)
+            culledByWorker = computeItems(list, chunkInputs!, chunkColumns!)
+        } else {
+            culledByWorker = runChunks()
+        }
+    }
 
     /// Takes chunks of items in order (shared with the other thread), waits until the walk
     /// has made them and the chunks holding their items' parents are done, computes them.
@@ -981,6 +997,11 @@ final class SnapshotBuilder {
         let layers = engine.layers
         let out = output
         let n = out.count
+        if lastLeaves >= SnapshotBuilder.leafSplitThreshold && engine.renderThreads > 1 {
+            // The last update split its leaves: wake the worker now, so its wake-up overlaps
+            // the marking rather than the leaves.
+            engine.renderWorker?.prepare()
+        }
         let words = (n + 63) >> 6
         marks.reserve(words, keeping: 0)
         let bits = marks.base
@@ -1049,7 +1070,26 @@ final class SnapshotBuilder {
                 }
             }
         }
-        if leaves > 0 && computeItems(UnsafeBufferPointer(start: leafList, count: leaves), inputs, columns) > 0 { return false }
+        lastLeaves = leaves
+        if leaves >= SnapshotBuilder.leafSplitThreshold && engine.renderThreads > 1 {
+            // Two cores: the worker computes the upper half of the leaves (each leaf writes
+            // only its own item and row entries, and reads parents already computed).
+            let mid = leaves / 2
+            let worker = engine.renderWorker ?? { let w = RenderWorker(); engine.renderWorker = w; return w }()
+            chunkInputs = inputs
+            chunkColumns = columns
+            leafSplitStart = mid
+            leafSplit = leaves - mid
+            culledByWorker = 0
+            worker.start(snapshot: self)
+            var culled = computeItems(UnsafeBufferPointer(start: leafList, count: mid), inputs, columns)
+            worker.wait()
+            leafSplit = 0
+            culled &+= culledByWorker
+            if culled > 0 { return false }
+        } else if leaves > 0 && computeItems(UnsafeBufferPointer(start: leafList, count: leaves), inputs, columns) > 0 {
+            return false
+        }
         if out.shapeCount > 0 {
             for k in 0..<leaves where columns.shapeIndices[leafList[k]] >= 0 {
                 let s = Int(columns.shapeIndices[leafList[k]])
