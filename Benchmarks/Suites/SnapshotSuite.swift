@@ -7,7 +7,10 @@ import StrataBench
 /// - `snapshot/full/SHAPE/N`: a full pass over a tree of N layers (chains, fans, balanced
 ///   trees), beside a triad over the bytes the pass touches (`snapshot/floor/BYTES`).
 /// - `snapshot/update/SHAPE/PCT/N`: the next frame's snapshot with PCT% of the layers
-///   animating (the update recomputes them), as a share of the full pass.
+///   animating (the update recomputes them), as a share of the full pass; with 2,048 marked
+///   leaves or more the update splits them across the engine's two render threads, and
+///   `snapshot/update-1-thread/SHAPE/10/N` (fans and balanced trees, N >= 100,000) is the same
+///   update on one, beside it.
 /// - `snapshot/presentation/SHAPE/N`: reading every layer's `presentation()?.position`,
 ///   the way a frame was read before the snapshot; `snapshot/presentation-copy/...` makes
 ///   each copy the way `presentation()` did before copies read the columns on access.
@@ -45,6 +48,15 @@ enum SnapshotSuite {
                         parameters: ["suite": "snapshot", "kind": "update", "shape": shape.rawValue, "n": "\(n)",
                                      "animated": "\(pct)", "relativeTo": fullName(shape, n)],
                         make: { try workload(.update, shape, n, animatedPercent: pct) }))
+                }
+                if n >= 100_000 && shape != .chain {
+                    // The split's baseline: one thread (a chain's marked layers are links, not
+                    // leaves, and never split).
+                    cases.append(BenchmarkCase(
+                        "snapshot/update-1-thread/\(shape.rawValue)/10/\(n)", items: n, item: "layer", unit: unit, quick: false,
+                        parameters: ["suite": "snapshot", "kind": "update-1-thread", "shape": shape.rawValue, "n": "\(n)",
+                                     "animated": "10", "threads": "1", "relativeTo": "snapshot/update/\(shape.rawValue)/10/\(n)"],
+                        make: { try workload(.update, shape, n, animatedPercent: 10, threads: 1) }))
                 }
                 if n <= 100_000 {
                     cases.append(BenchmarkCase(
@@ -87,7 +99,9 @@ enum SnapshotSuite {
     /// (and opacity 1 set, so the columns a frame reads exist whatever ran before), rendered
     /// once; `animatedPercent` of them (evenly spread) animating their position on one
     /// shared timing.
-    static func workload(_ body: Body, _ shape: TreeSuite.Shape, _ n: Int, animatedPercent: Int) throws -> Workload {
+    /// `threads` > 0: the update's body runs with that many render threads (the next case
+    /// gets the engine's default back).
+    static func workload(_ body: Body, _ shape: TreeSuite.Shape, _ n: Int, animatedPercent: Int, threads: Int = 0) throws -> Workload {
         let tree = Tree(shape, n)
         CATransaction.begin()
         CATransaction.setDisableActions(true)
@@ -138,7 +152,11 @@ enum SnapshotSuite {
             return Workload(retaining: [tree, renderer]) { blackHole(renderer.snapshotFullPass().count) }
         case .update:
             _ = renderer.snapshot()
-            return Workload(retaining: [tree, renderer]) { blackHole(renderer.snapshot().recomputedItems) }
+            return Workload(retaining: [tree, renderer]) {
+                let defaultThreads = threads > 0 ? EngineThreads.set(threads) : 0
+                defer { if threads > 0 { _ = EngineThreads.set(defaultThreads) } }
+                blackHole(renderer.snapshot().recomputedItems)
+            }
         case .presentation:
             var sum = 0.0
             for l in layers { sum += Double(l.presentation()?.position.x ?? .nan) }

@@ -127,6 +127,11 @@ final class HTMLReportTests: XCTestCase {
                 try summary("snapshot/presentation/fan/\(n)", 2_500, ["kind": "presentation", "shape": "fan", "n": "\(n)"]),
             ]
         }
+        // The split's baseline: the 100,000-layer update on one thread, 1.7x the two-thread time.
+        block.benchmarks.append(try summary("snapshot/update-1-thread/fan/1/100000", 0.85,
+                                            ["kind": "update-1-thread", "shape": "fan", "n": "100000", "animated": "1",
+                                             "threads": "1", "relativeTo": "snapshot/update/fan/1/100000"],
+                                            extra: ["relative_ns_per_item": 0.5, "ratio_to_relative": 1.7]))
         block.benchmarks += [
             try summary("snapshot/frame/strata/10000", 30, ["kind": "frame", "engine": "strata", "n": "10000"],
                         extra: ["reference_ns_per_item": 3_000.0, "speedup_over_reference": 100.0]),
@@ -140,6 +145,16 @@ final class HTMLReportTests: XCTestCase {
         XCTAssertTrue(html.contains("1.25×"), "× floor")
         XCTAssertTrue(html.contains("100×"), "speed-up over the read-out")
         XCTAssertTrue(html.contains("2%"), "update as a share of the full pass")
+        // The update table: the one-thread time and the speed-up on the 100,000-layer row only.
+        let rows = matches(#"<tr>(?:(?!</tr>)[\s\S])*?</tr>"#, in: html).filter { $0.contains("update on one thread") == false }
+        let split = rows.filter { $0.contains(">100,000<") && $0.contains(">1%<") }
+        XCTAssertEqual(split.count, 1, "\(split)")
+        XCTAssertTrue(split.first?.contains(Format.ns(0.85)) ?? false, "\(split)")
+        XCTAssertTrue(split.first?.contains("1.70×") ?? false, "\(split)")
+        let unsplit = rows.filter { $0.contains(">10,000<") && $0.contains(">1%<") }
+        XCTAssertEqual(unsplit.count, 1, "\(unsplit)")
+        XCTAssertFalse(unsplit.first?.contains(Format.ns(0.85)) ?? true, "\(unsplit)")
+        XCTAssertTrue(html.contains("update on one thread"))
         XCTAssertTrue(html.contains("presentation() \(Format.ns(46)) per call"))
         // Without the suite, no section.
         XCTAssertFalse(render(try Fixtures.fullBlock()).contains("<section id=\"snapshot\">"))

@@ -154,10 +154,16 @@ enum SnapshotSection {
 
     static func updateTable(_ usable: [BenchmarkSummary]) -> Table {
         var t = Table([.init("shape"), .init("animated"), .init("N", numeric: true), .init("update", numeric: true),
-                       .init("full pass", numeric: true), .init("share of the full pass", numeric: true)])
+                       .init("full pass", numeric: true), .init("share of the full pass", numeric: true),
+                       .init("update on one thread", numeric: true,
+                             tooltip: "the same update with StrataEngine.renderThreads = 1 (an update splits 2,048 marked leaves or more across two)"),
+                       .init("speed-up of two threads", numeric: true, tooltip: "one thread / two")])
+        let oneThread = Dictionary(of(usable, "update-1-thread").map { ($0.parameters["relativeTo"] ?? "", $0) }) { a, _ in a }
         for b in of(usable, "update") {
+            let one = oneThread[b.name]
             t.add(text: [b.parameters["shape"] ?? "", "\(b.parameters["animated"] ?? "?")%", Format.integer(b.n),
-                         Format.ns(b.medianNsPerItem), Format.ns(b.relativeNsPerItem), Format.percent(b.ratioToRelative)])
+                         Format.ns(b.medianNsPerItem), Format.ns(b.relativeNsPerItem), Format.percent(b.ratioToRelative),
+                         Format.ns(one?.medianNsPerItem), Format.ratio(one?.ratioToRelative)])
         }
         return t
     }
