@@ -69,4 +69,6 @@ public enum ReferenceScenes {
 enum EngineThreads {
     @inline(__always)
     static func set(_ n: Int) -> Int { 1 }
+    @inline(__always)
+    static func with<T>(_ n: Int, _ body: () throws -> T) rethrows -> T { try body() }
 }

@@ -10,4 +10,13 @@ enum EngineThreads {
         StrataEngine.renderThreads = n
         return previous
     }
+
+    /// `body` with `n` render threads (0: the count as it is), then the count before.
+    @inline(__always)
+    static func with<T>(_ n: Int, _ body: () throws -> T) rethrows -> T {
+        guard n > 0 else { return try body() }
+        let previous = set(n)
+        defer { _ = set(previous) }
+        return try body()
+    }
 }

@@ -153,9 +153,7 @@ enum SnapshotSuite {
         case .update:
             _ = renderer.snapshot()
             return Workload(retaining: [tree, renderer]) {
-                let defaultThreads = threads > 0 ? EngineThreads.set(threads) : 0
-                defer { if threads > 0 { _ = EngineThreads.set(defaultThreads) } }
-                blackHole(renderer.snapshot().recomputedItems)
+                EngineThreads.with(threads) { blackHole(renderer.snapshot().recomputedItems) }
             }
         case .presentation:
             var sum = 0.0

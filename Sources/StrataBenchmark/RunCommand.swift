@@ -98,19 +98,16 @@ struct RunCommand: ParsableCommand {
         var scenes: [SceneResult] = []
         do {
             let re = try filter.map { try NSRegularExpression(pattern: $0) }
-            let selected = programs.filter { p in
-                let full = "scene/\(p.name)"
+            // Scenes go by `scene/NAME` under --filter.
+            func selects(_ name: String) -> Bool {
+                let full = "scene/\(name)"
                 return re.map { $0.firstMatch(in: full, range: NSRange(full.startIndex..., in: full)) != nil } ?? true
             }
-            let selectedSwift = swiftScenes.filter { s in
-                let full = "scene/\(s.name)"
-                return re.map { $0.firstMatch(in: full, range: NSRange(full.startIndex..., in: full)) != nil } ?? true
-            }
+            let selected = programs.filter { selects($0.name) }
+            let selectedSwift = swiftScenes.filter { selects($0.name) }
             // A scene named with --scene that --filter leaves out is said, not dropped in silence.
             if let filter, !countsOnly {
-                let named = programs.prefix(files.count).map(\.name) + swiftNamed.map(\.name)
-                let kept = Set(selected.map(\.name) + selectedSwift.map(\.name))
-                for n in named where !kept.contains(n) {
+                for n in programs.prefix(files.count).map(\.name) + swiftNamed.map(\.name) where !selects(n) {
                     let w = "--scene \(n) not run: --filter '\(filter)' does not match scene/\(n) (the filter selects scenes too; add |scene/\(n) to it)"
                     warnings.append(w)
                     progress("warning: \(w)")

@@ -162,20 +162,20 @@ func makeFrameWorkload(_ spec: FrameSpec) throws -> Workload {
         t += step
         // A set thread count for this body only; the next case gets the default back (each
         // engine's `EngineThreads`: the reference engine renders on one thread).
-        let defaultThreads = threads > 0 ? EngineThreads.set(threads) : 0
-        defer { if threads > 0 { _ = EngineThreads.set(defaultThreads) } }
-        renderer.beginFrame(atTime: t)
-        renderer.render()
-        renderer.endFrame()
-        if period > 0 {
-            iteration += 1
-            if iteration % period == 0 {
-                renderer.beginFrame(atTime: t)
-                renderer.render()
-                renderer.endFrame()
+        EngineThreads.with(threads) {
+            renderer.beginFrame(atTime: t)
+            renderer.render()
+            renderer.endFrame()
+            if period > 0 {
+                iteration += 1
+                if iteration % period == 0 {
+                    renderer.beginFrame(atTime: t)
+                    renderer.render()
+                    renderer.endFrame()
+                }
             }
+            if let misses = injectedCacheMisses { misses.touch(loads: misses.loadsPerThousand * n / 1000) }
         }
-        if let misses = injectedCacheMisses { misses.touch(loads: misses.loadsPerThousand * n / 1000) }
     }
 }
 

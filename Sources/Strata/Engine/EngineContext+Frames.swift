@@ -74,7 +74,6 @@ extension EngineContext {
         // A track large enough to split: wake the worker now, so its wake-up overlaps the
         // timing pass rather than the kernel.
         if renderThreads > 1 && animations.largestTrackLanes >= EngineContext.splitThresholdLanes {
-            let worker = renderWorker ?? { let w = RenderWorker(); renderWorker = w; return w }()
             worker.prepare()
         }
         // One cache for the pass: every entry's layer converts `now` through its ancestors,
@@ -93,7 +92,7 @@ extension EngineContext {
             if renderThreads > 1 && t.count &* t.width >= EngineContext.splitThresholdLanes {
                 // Two cores: the worker takes the upper half of the blocks.
                 let blocks = t.fullBlocks, mid = blocks / 2
-                let worker = renderWorker ?? { let w = RenderWorker(); renderWorker = w; return w }()
+                let worker = self.worker
                 var job = LaneJob(track: t, blocks: mid..<blocks, progress: prog, phase: phase, iteration: iter,
                                   presentation: pres, model: model)
                 worker.start(job)

@@ -29,8 +29,15 @@ final class EngineContext {
     let hot = PropertyTable.hot
     /// Threads `render()` may use for a large lane track (1: the calling thread only).
     @exclusivity(unchecked) var renderThreads = min(2, ProcessInfo.processInfo.activeProcessorCount)
-    /// The second thread, started the first time a track is split.
+    /// The second thread, started the first time work is split (`worker`).
     @exclusivity(unchecked) var renderWorker: RenderWorker?
+    /// The second thread, started on first use.
+    var worker: RenderWorker {
+        if let w = renderWorker { return w }
+        let w = RenderWorker()
+        renderWorker = w
+        return w
+    }
     /// Lanes (animations x doubles per value) of one lane track from which `render()` splits
     /// it across two threads. Measured here (`frame/*/shared/basic/{1-thread,2-threads}/N`):
     /// position at 1e5 (2e5 lanes) gains 1.47x, opacity at 1e5 (1e5 lanes) loses 0.89x to

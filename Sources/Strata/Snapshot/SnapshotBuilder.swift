@@ -190,7 +190,7 @@ final class SnapshotBuilder {
             output.reserveItems(capacity, keeping: 0)
             orderZ.reserve(capacity, keeping: 0)
             beginChunks(capacity: capacity, inputs)
-            let worker = engine.renderWorker ?? { let w = RenderWorker(); engine.renderWorker = w; return w }()
+            let worker = engine.worker
             worker.start(snapshot: self)
             buildOrder(rootRow, inputs, publish: true)
             orderedItems.store(output.count, ordering: .releasing)
@@ -1075,7 +1075,7 @@ final class SnapshotBuilder {
             // Two cores: the worker computes the upper half of the leaves (each leaf writes
             // only its own item and row entries, and reads parents already computed).
             let mid = leaves / 2
-            let worker = engine.renderWorker ?? { let w = RenderWorker(); engine.renderWorker = w; return w }()
+            let worker = engine.worker
             chunkInputs = inputs
             chunkColumns = columns
             leafSplitStart = mid
