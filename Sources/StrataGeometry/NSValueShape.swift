@@ -6,6 +6,11 @@ package enum NSValueShape {
     package static func point(_ v: Any) -> CGPoint? { wrapped(v, "{CGPoint").map { $0.pointValue } }
     package static func size(_ v: Any) -> CGSize? { wrapped(v, "{CGSize").map { $0.sizeValue } }
     package static func rect(_ v: Any) -> CGRect? { wrapped(v, "{CGRect").map { $0.rectValue } }
+    /// A transform wrapped by `NSValue(caTransform3D:)`.
+    package static func transform3D(_ v: Any) -> CATransform3D? {
+        guard let n = v as? NSValue, !(n is NSNumber), String(cString: n.objCType) == transform3DObjCType else { return nil }
+        return n.caTransform3DValue
+    }
 
     /// `v` as an NSValue (not a number) whose type encoding starts with `prefix`.
     package static func wrapped(_ v: Any, _ prefix: String) -> NSValue? {

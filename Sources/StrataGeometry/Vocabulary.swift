@@ -166,6 +166,15 @@ public struct StrataDiagnostic: Sendable, CustomStringConvertible {
 
     /// `[code] message (file:line)`.
     public var description: String { "[\(code.rawValue)] \(message) (\(file):\(line))" }
+
+    /// The same refusal said of child `child` of a group, which drops that child and runs
+    /// the others.
+    package func droppedFromGroup(child: Int) -> StrataDiagnostic {
+        var m = message
+        for suffix in ["; animation not added", "; not added"] where m.hasSuffix(suffix) { m.removeLast(suffix.count) }
+        return StrataDiagnostic(code: code, message: "\(m); CAAnimationGroup child \(child) dropped, the other children run",
+                                file: file, line: line)
+    }
 }
 
 /// Core Animation's timing protocol, adopted by layers and animations.

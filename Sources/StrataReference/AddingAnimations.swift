@@ -97,11 +97,15 @@ extension ReferenceEngine {
         if animation is CATransition { return .transition }
         if let group = animation as? CAAnimationGroup {
             var children: [AnimationRuntime] = []
-            for child in group.animations ?? [] {
+            // A child that cannot run is dropped, with what refused it reworded; the others
+            // run (Core Animation does not refuse the group).
+            for (i, child) in (group.animations ?? []).enumerated() {
                 let key = "\(ReferenceEngine.anonymousKeyPrefix)\(takeSequence())"
-                guard let runtime = makeRuntime(child, layer: layer, key: key, fromAction: false,
-                                                groupDuration: duration) else { return nil }
-                children.append(runtime)
+                let (runtime, held) = StrataDiagnostics.withholding {
+                    makeRuntime(child, layer: layer, key: key, fromAction: false, groupDuration: duration)
+                }
+                for d in held { StrataDiagnostics.deliver(runtime == nil ? d.droppedFromGroup(child: i) : d) }
+                if let runtime { children.append(runtime) }
             }
             return .group(children)
         }
@@ -162,10 +166,10 @@ extension ReferenceEngine {
         case (.transformField(let spec, let field), let basic as CABasicAnimation):
             let currentTransform = Boxing.transform(currentComponents(of: layer, spec.name))
             let modelTransform = layer.transform3D(spec.name)
-            guard let (from, to) = endpoints(of: basic, kind: .cgFloat, width: 1, changing: isChanging(layer, spec.name),
-                                             current: { [field.value(in: currentTransform)] },
-                                             model: { [field.value(in: modelTransform)] }) else { return nil }
-            return .transformField(property: spec.name, field, from: from[0], to: to[0])
+            guard let (from, to) = endpoints(of: basic, kind: target.kind, width: field.width, changing: isChanging(layer, spec.name),
+                                             current: { field.lanes(in: currentTransform) },
+                                             model: { field.lanes(in: modelTransform) }) else { return nil }
+            return .transformField(property: spec.name, field, from: from, to: to)
         case (.custom(let key), let basic as CABasicAnimation):
             let model = layer.customModel(key)
             guard let sample = model ?? basic.toValue ?? basic.fromValue ?? basic.byValue,
@@ -182,8 +186,8 @@ extension ReferenceEngine {
                                              current: { currentComponents }, model: { modelComponents }) else { return nil }
             return .custom(key: key, type: type, kind: kind, .endpoints(from: from, to: to))
         case (.transformField(let spec, let field), let keyframes as CAKeyframeAnimation):
-            // Numbers, one per key time, set into the field frame by frame.
-            guard let sequence = KeyframeBuilder.build(keyframes, kind: .cgFloat, width: 1) else { return nil }
+            // Numbers (sizes, for `translation`), one per key time, set into the field frame by frame.
+            guard let sequence = KeyframeBuilder.build(keyframes, kind: target.kind, width: field.width) else { return nil }
             return .transformFieldKeyframes(property: spec.name, field, sequence)
         case (.custom(let key), let keyframes as CAKeyframeAnimation):
             let model = layer.customModel(key)

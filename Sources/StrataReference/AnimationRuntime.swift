@@ -16,8 +16,9 @@ enum AnimationEffect {
     /// Keyframes of objects that do not interpolate (contents' sprite frames, paths of
     /// different structure): `values[i]` shows from key time `times[i]` on.
     case objectSteps(property: String, values: [Any?], times: [Double])
-    /// A derived field of a transform property (`transform.rotation.z` ...).
-    case transformField(property: String, TransformField, from: Double, to: Double)
+    /// A derived field of a transform property (`transform.rotation.z` ...): one number, two
+    /// for `transform.translation`.
+    case transformField(property: String, TransformField, from: [Double], to: [Double])
     /// Keyframes of one field of a transform (`transform.rotation.z` shakes ...).
     case transformFieldKeyframes(property: String, TransformField, KeyframeSequence)
     /// A custom key's value (from/to or keyframes), boxed back as `type`.

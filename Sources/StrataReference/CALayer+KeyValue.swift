@@ -30,7 +30,7 @@ extension CALayer {
             default: return fillMode
             }
         case .transformField(let spec, let field):
-            return CGFloat(field.value(in: transform3D(spec.name)))
+            return field.boxed(in: transform3D(spec.name))
         case .object(let spec):
             return objectValues[spec.name]
         case .frame:
@@ -88,12 +88,12 @@ extension CALayer {
             default: autoreverses = v != 0
             }
         case .transformField(let spec, let field):
-            guard let v = value.flatMap(Boxing.number) else { return refuseType(keyPath, value) }
-            guard v.isFinite else {
+            guard let v = Boxing.components(value, kind: target.kind, width: field.width) else { return refuseType(keyPath, value) }
+            guard v.allSatisfy(\.isFinite) else {
                 StrataDiagnostics.emit(.nonFiniteValue, "\(keyPath) = \(v) must be finite; unchanged")
                 return
             }
-            setTransform3D(spec.name, field.setting(v, in: transform3D(spec.name)))
+            setTransform3D(spec.name, field.setting(v[0], v.count > 1 ? v[1] : 0, in: transform3D(spec.name)))
         case .object(let spec):
             guard KeyPaths.objectFits(spec.name, value) else { return refuseType(keyPath, value) }
             engine.setObject(of: self, spec.name, value)

@@ -39,6 +39,10 @@ open class CALayer: NSObject, CAMediaTiming {
     var sublayerList: [CALayer] = []
 
     // Copies.
+    /// A copy takes writes to itself while its `init(layer:)` runs (a subclass copies its
+    /// state there, Apple's documented place) and, made by the application with
+    /// `init(layer:)`, afterwards; never once it is a presentation copy.
+    var copyAcceptsWrites = false
     var modelLayerRef: CALayer?
     var copiedTransition: CATransitionState?
 
@@ -88,6 +92,7 @@ open class CALayer: NSObject, CAMediaTiming {
         engine = ReferenceEngine.current
         isCopy = true
         super.init()
+        copyAcceptsWrites = true
         guard let source = layer as? CALayer else { return }
         componentValues = source.componentValues
         objectValues = source.objectValues
@@ -161,6 +166,8 @@ open class CALayer: NSObject, CAMediaTiming {
         copy.customValues = presentedCustom
         copy.copiedTransition = runningTransition
         copy.modelLayerRef = self
+        // What `init(layer:)` wrote is replaced by the values on screen; the copy is read-only.
+        copy.copyAcceptsWrites = false
         return copy
     }
 
@@ -479,6 +486,18 @@ open class CALayer: NSObject, CAMediaTiming {
 
     /// Draws the layer's contents into `ctx`: the delegate's `draw(_:in:)` by default.
     open func draw(in ctx: CGContext) { delegate?.draw(self, in: ctx) }
+
+    /// Draws the layer and its sublayers into `ctx`, in the layer's own coordinates, from
+    /// their current values with no animation applied, as Core Animation's
+    /// `render(in:)`: background, recorded contents, a shape layer's path, sublayers (by
+    /// `zPosition`), border. Hidden layers, masks and layers with 3-D transforms are not
+    /// drawn, as Apple documents.
+    ///
+    /// ```swift
+    /// let ctx = CGContext(size: layer.bounds.size)
+    /// layer.render(in: ctx)   // ctx.operations: what was drawn, in order
+    /// ```
+    open func render(in ctx: CGContext) { renderTree(in: ctx, alpha: 1) }
 
     /// The farthest descendant (or this layer) containing `p`, a point in the superlayer's
     /// coordinates; nil when none does (hidden layers hit nothing). Override to change it.

@@ -25,11 +25,32 @@ public enum StrataDiagnostics {
     /// Reports a refused input to the handler and to this thread's open captures.
     static func emit(_ code: StrataDiagnosticCode, _ message: String,
                      file: StaticString = #fileID, line: UInt = #line) {
-        let diagnostic = StrataDiagnostic(code: code, message: message, file: "\(file)", line: line)
-        handler(diagnostic)
+        deliver(StrataDiagnostic(code: code, message: message, file: "\(file)", line: line))
+    }
+
+    /// Hands `d` to the handler and to this thread's open captures, or holds it back inside
+    /// `withholding`.
+    static func deliver(_ diagnostic: StrataDiagnostic) {
         let engine = ReferenceEngine.current
+        if engine.withheldDiagnostics != nil {
+            engine.withheldDiagnostics!.append(diagnostic)
+            return
+        }
+        handler(diagnostic)
         for i in engine.diagnosticCaptures.indices {
             engine.diagnosticCaptures[i].append(diagnostic)
         }
+    }
+
+    /// Runs `body` with this thread's diagnostics held back and returns its result and them
+    /// (a group rewords what refused a child it drops).
+    static func withholding<T>(_ body: () -> T) -> (T, [StrataDiagnostic]) {
+        let engine = ReferenceEngine.current
+        let outer = engine.withheldDiagnostics
+        engine.withheldDiagnostics = []
+        let result = body()
+        let held = engine.withheldDiagnostics ?? []
+        engine.withheldDiagnostics = outer
+        return (result, held)
     }
 }

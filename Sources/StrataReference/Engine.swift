@@ -35,6 +35,8 @@ final class ReferenceEngine {
     var renderedAt: Double = .nan
     var transactions: [TransactionLevel] = []
     var diagnosticCaptures: [[StrataDiagnostic]] = []
+    /// Diagnostics held back by `StrataDiagnostics.withholding` (nil: none is open).
+    var withheldDiagnostics: [StrataDiagnostic]? = nil
     var lookupStrategy: ActionLookupStrategy = .chain
     var liveLayerCount = 0
 

@@ -23,74 +23,10 @@ enum KeyPathTarget {
             if width == spec.kind.width { return spec.kind }
             if width == 1 { return spec.kind == .float ? .float : .cgFloat }
             return (spec.kind == .rect && offset == 2) ? .size : .point
-        case .transformField: return .cgFloat
+        case .transformField(_, let f): return f == .translation ? .size : .cgFloat
         case .timing: return .timing
         case .object, .frame, .custom: return .object
         }
-    }
-}
-
-/// Derived fields of a `CATransform3D` reachable by key path (Apple's list).
-enum TransformField: String {
-    case rotationX = "rotation.x", rotationY = "rotation.y", rotationZ = "rotation.z", rotation = "rotation"
-    case scaleX = "scale.x", scaleY = "scale.y", scaleZ = "scale.z", scale = "scale"
-    case translationX = "translation.x", translationY = "translation.y", translationZ = "translation.z"
-
-    /// The field's value, read by decomposing `t` into scale, rotation (x, then y, then z)
-    /// and translation.
-    func value(in t: CATransform3D) -> Double {
-        let m11 = Double(t.m11), m12 = Double(t.m12), m13 = Double(t.m13)
-        let m21 = Double(t.m21), m22 = Double(t.m22), m23 = Double(t.m23)
-        let m31 = Double(t.m31), m32 = Double(t.m32), m33 = Double(t.m33)
-        let scaleX = (m11 * m11 + m12 * m12 + m13 * m13).squareRoot()
-        let scaleY = (m21 * m21 + m22 * m22 + m23 * m23).squareRoot()
-        let scaleZ = (m31 * m31 + m32 * m32 + m33 * m33).squareRoot()
-        switch self {
-        case .rotationZ, .rotation: return atan2(m12, m11)
-        case .rotationX: return atan2(m23, m33)
-        case .rotationY: return atan2(-m13, (m23 * m23 + m33 * m33).squareRoot())
-        case .scaleX: return scaleX
-        case .scaleY: return scaleY
-        case .scaleZ: return scaleZ
-        case .scale: return (scaleX + scaleY + scaleZ) / 3
-        case .translationX: return Double(t.m41)
-        case .translationY: return Double(t.m42)
-        case .translationZ: return Double(t.m43)
-        }
-    }
-
-    /// `t` with this field set to `newValue`: decomposed, the field replaced, recomposed as
-    /// scale, then the x, y, z rotations, then the translation.
-    /// Shears and perspective (`m34`) are kept (SEMANTICS.md, "Fidelity rules").
-    func setting(_ newValue: Double, in t: CATransform3D) -> CATransform3D {
-        TransformBlend.editingRigidPart(of: t) { rigidSetting(newValue, in: $0) }
-    }
-
-    private func rigidSetting(_ newValue: Double, in t: CATransform3D) -> CATransform3D {
-        var scale = [TransformField.scaleX.value(in: t), TransformField.scaleY.value(in: t), TransformField.scaleZ.value(in: t)]
-        var rotation = [TransformField.rotationX.value(in: t), TransformField.rotationY.value(in: t), TransformField.rotationZ.value(in: t)]
-        var translation = [Double(t.m41), Double(t.m42), Double(t.m43)]
-        switch self {
-        case .rotationX: rotation[0] = newValue
-        case .rotationY: rotation[1] = newValue
-        case .rotationZ, .rotation: rotation[2] = newValue
-        case .scaleX: scale[0] = newValue
-        case .scaleY: scale[1] = newValue
-        case .scaleZ: scale[2] = newValue
-        case .scale: scale = [newValue, newValue, newValue]
-        case .translationX: translation[0] = newValue
-        case .translationY: translation[1] = newValue
-        case .translationZ: translation[2] = newValue
-        }
-        var result = CATransform3DMakeScale(CGFloat(scale[0]), CGFloat(scale[1]), CGFloat(scale[2]))
-        let axes: [(CGFloat, CGFloat, CGFloat)] = [(1, 0, 0), (0, 1, 0), (0, 0, 1)]
-        for (angle, axis) in zip(rotation, axes) where angle != 0 {
-            result = CATransform3DConcat(result, CATransform3DMakeRotation(CGFloat(angle), axis.0, axis.1, axis.2))
-        }
-        result.m41 = CGFloat(translation[0])
-        result.m42 = CGFloat(translation[1])
-        result.m43 = CGFloat(translation[2])
-        return result
     }
 }
 

@@ -10,7 +10,10 @@ extension ReferenceEngine {
             StrataDiagnostics.emit(.nonFiniteValue, "\(key) = \(new): values must be finite; the model value is unchanged")
             return
         }
-        guard !layer.isCopy else { return refuseCopyMutation(key) }
+        guard !layer.isCopy else {
+            if layer.copyAcceptsWrites { layer.componentValues[key] = new } else { refuseCopyMutation(key) }
+            return
+        }
         let top = topTransaction()
         let old = layer.currentComponents(key)
         let outcome: ActionLookupResult = top.disableActions ? .none : layer.lookUpAction(forKey: key)
@@ -40,7 +43,10 @@ extension ReferenceEngine {
 
     /// An object-valued property change (contents, mask, paths, filters).
     func setObject(of layer: CALayer, _ key: String, _ value: Any?) {
-        guard !layer.isCopy else { return refuseCopyMutation(key) }
+        guard !layer.isCopy else {
+            if layer.copyAcceptsWrites { layer.objectValues[key] = value } else { refuseCopyMutation(key) }
+            return
+        }
         if key == "mask", let mask = value as? CALayer, mask === layer {
             StrataDiagnostics.emit(.layerCycle, "a layer cannot be its own mask; mask unchanged")
             return
@@ -65,12 +71,16 @@ extension ReferenceEngine {
 
     /// A custom key: stored on the layer; the lookup chain runs (there is no built-in action).
     func setCustom(of layer: CALayer, _ key: String, _ value: Any?) {
-        guard !layer.isCopy else {
-            StrataDiagnostics.emit(.invalidArgument, "setValue on a presentation copy; copies are read-only")
-            return
-        }
         if let value, let number = Boxing.number(value), !number.isFinite {
             StrataDiagnostics.emit(.nonFiniteValue, "\(key) = \(number) must be finite; unchanged")
+            return
+        }
+        guard !layer.isCopy else {
+            if layer.copyAcceptsWrites {
+                layer.customValues[key] = value
+            } else {
+                StrataDiagnostics.emit(.invalidArgument, "setValue on a presentation copy; copies are read-only")
+            }
             return
         }
         let top = topTransaction()
@@ -95,7 +105,7 @@ extension ReferenceEngine {
             StrataDiagnostics.emit(.invalidArgument, "layer.\(key) = \(value) must be >= 0; unchanged")
             return false
         }
-        guard !layer.isCopy else {
+        guard !layer.isCopy || layer.copyAcceptsWrites else {
             refuseCopyMutation(key)
             return false
         }

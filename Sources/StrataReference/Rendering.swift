@@ -179,20 +179,21 @@ extension CALayer {
             var anyEvaluated = false
             for r in fieldsByProperty[property]! {
                 guard r.phase != .pending else { continue }
-                let field: TransformField, v: Double
+                let field: TransformField, v: [Double]
                 switch r.effect {
                 case .transformField(_, let f, let from, let to):
                     field = f
-                    v = from + (to - from) * (r.progress + r.iteration)
+                    v = zip(from, to).map { $0 + ($1 - $0) * (r.progress + r.iteration) }
                 case .transformFieldKeyframes(_, let f, let sequence):
                     field = f
-                    v = sequence.sample(at: r.progress).value[0] + r.iteration * sequence.span[0]
+                    v = zip(sequence.sample(at: r.progress).value, sequence.span).map { $0 + r.iteration * $1 }
                 default:
                     continue
                 }
                 anyEvaluated = true
                 guard r.phase == .active else { continue }
-                transform = field.setting(r.isAdditive ? field.value(in: transform) + v : v, in: transform)
+                let value = r.isAdditive ? zip(v, field.lanes(in: transform)).map { $0 + $1 } : v
+                transform = field.setting(value[0], value.count > 1 ? value[1] : 0, in: transform)
             }
             if anyEvaluated {
                 presentedComponents[property] = Boxing.components(of: transform)

@@ -237,12 +237,16 @@ enum CustomValueType {
     case double, cgFloat, float, int, nsNumber, point, size, rect, color, transform
     /// NSValue-wrapped points, sizes and rectangles, boxed back as NSValue.
     case pointValue, sizeValue, rectValue
+    /// A transform wrapped by `NSValue(caTransform3D:)`, boxed back so.
+    case transformValue
     /// Arrays of numbers, boxed back as the array type the model holds (`[NSNumber]` for
     /// arrays of NSNumber, Int or a mix), and arrays of colours.
     case doubleArray, cgFloatArray, floatArray, numberArray, colorArray
 
     /// The type, value kind and width of `value`, or nil when it cannot be interpolated.
     static func of(_ value: Any) -> (CustomValueType, ValueKind, Int)? {
+        // Before the cast to CATransform3D, which an NSValue of one passes (it bridges).
+        if NSValueShape.transform3D(value) != nil { return (.transformValue, .transform, 16) }
         switch value {
         case is CGFloat: return (.cgFloat, .cgFloat, 1)
         case is Double: return (.double, .cgFloat, 1)
@@ -284,6 +288,7 @@ enum CustomValueType {
         case .rect: return CGRect(x: c[0], y: c[1], width: c[2], height: c[3])
         case .color: return CGColor(red: CGFloat(c[0]), green: CGFloat(c[1]), blue: CGFloat(c[2]), alpha: CGFloat(c[3]))
         case .transform: return Boxing.transform(c)
+        case .transformValue: return NSValue(caTransform3D: Boxing.transform(c))
         case .pointValue: return NSValue(point: CGPoint(x: c[0], y: c[1]))
         case .sizeValue: return NSValue(size: CGSize(width: c[0], height: c[1]))
         case .rectValue: return NSValue(rect: CGRect(x: c[0], y: c[1], width: c[2], height: c[3]))

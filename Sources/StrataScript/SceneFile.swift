@@ -104,7 +104,8 @@ public enum SceneKeys {
         }
         for m in ["transform", "sublayerTransform"] {
             for f in ["rotation", "rotation.x", "rotation.y", "rotation.z", "scale", "scale.x", "scale.y", "scale.z",
-                      "translation.x", "translation.y", "translation.z"] { t["\(m).\(f)"] = (.scalar, false) }
+                      "scale.xy", "translation.x", "translation.y", "translation.z"] { t["\(m).\(f)"] = (.scalar, false) }
+            t["\(m).translation"] = (.size, false)
         }
         return t
     }()

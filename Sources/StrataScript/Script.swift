@@ -99,6 +99,9 @@ public enum ScriptValue: Codable, Equatable, Sendable {
     case numbers([Double])
     /// An array of colours (CAGradientLayer.colors), boxed as `[CGColor]`.
     case colors([[Double]])
+    /// A point, size, rectangle or transform wrapped in an `NSValue` (`NSValue(cgPoint:)` ...
+    /// `NSValue(caTransform3D:)`), as Core Animation code often passes them.
+    indirect case wrapped(ScriptValue)
 }
 
 /// A timing curve's control points.

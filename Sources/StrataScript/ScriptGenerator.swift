@@ -60,7 +60,8 @@ public struct ScriptGenerator {
     static let readKeys = ["opacity", "position", "bounds", "backgroundColor", "cornerRadius", "transform",
                            "position.x", "bounds.size.width", "isHidden", "zPosition", "anchorPoint",
                            "contents", "progress", "shadowPath", "path", "levels", "colors", "locations",
-                           "startPoint", "fontSize", "foregroundColor", "instanceTransform"]
+                           "startPoint", "fontSize", "foregroundColor", "instanceTransform",
+                           "transform.translation", "transform.scale.xy", "sublayerTransform"]
     static let curves = [ScriptCurve(0, 0, 1, 1), ScriptCurve(0.42, 0, 1, 1), ScriptCurve(0, 0, 0.58, 1),
                          ScriptCurve(0.42, 0, 0.58, 1), ScriptCurve(0.25, 0.1, 0.25, 1)]
 
@@ -162,9 +163,29 @@ public struct ScriptGenerator {
         // Mostly forward, sometimes ahead (negative), often long enough to reach before an
         // animation's start or past its end.
         case "instanceDelay": return .scalar(pick([0.05, 0.1, 0.25, 0.5, -0.2, number(-0.5...1)]))
+        // Fields of a transform (Apple's key-value coding extensions).
+        case let k where k.hasSuffix(".translation"): return .size(number(-50...50), number(-50...50))
+        case let k where k.contains(".rotation"): return .scalar(number(-3...3))
+        case let k where k.contains(".scale"): return .scalar(number(0.2...2))
+        case let k where k.contains(".translation."): return .scalar(number(-50...50))
         default: return .scalar(number(0...40))
         }
     }
+
+    /// `v` as a program often hands it over: points, sizes, rectangles and transforms wrapped
+    /// in an `NSValue` one time in three.
+    mutating func handed(_ v: ScriptValue) -> ScriptValue {
+        switch v {
+        case .point, .size, .rect, .transform: return chance(1.0 / 3) ? .wrapped(v) : v
+        default: return v
+        }
+    }
+
+    /// The key paths into transforms the generator uses (Apple's key-value coding extensions:
+    /// `transform.translation` a size, the others numbers).
+    static let transformFieldKeys = ["transform.rotation.z", "transform.rotation.x", "transform.rotation.y", "transform.rotation",
+                                     "transform.scale", "transform.scale.xy", "transform.scale.x", "transform.translation",
+                                     "transform.translation.y", "sublayerTransform.rotation.z", "sublayerTransform.translation"]
 
     /// A path of one of three structures (so that two paths often have the same elements and
     /// morph point by point, and sometimes not and switch): a closed quadrilateral, an open
@@ -213,10 +234,10 @@ public struct ScriptGenerator {
                                "contents", "progress", "sublayerTransform", "masksToBounds", "isDoubleSided",
                                "borderWidth", "shadowOpacity", "anchorPointZ", "shadowPath", "path", "levels",
                                "colors", "locations", "startPoint", "fontSize", "foregroundColor", "instanceTransform",
-                               "instanceAlphaOffset", "instanceCount", "instanceRedOffset", "instanceDelay"]
+                               "instanceAlphaOffset", "instanceCount", "instanceRedOffset", "instanceDelay"] + transformFieldKeys
     static let animatableKeys = ["opacity", "position", "bounds", "backgroundColor", "cornerRadius", "transform",
                                  "position.x", "bounds.size.width", "zPosition", "progress", "shadowPath", "path",
-                                 "levels", "colors", "fontSize", "instanceTransform", "instanceDelay"]
+                                 "levels", "colors", "fontSize", "instanceTransform", "instanceDelay"] + transformFieldKeys
     /// Keys whose values are not numbers to add: no `byValue`.
     static let noByKeys: Set<String> = ["backgroundColor", "transform", "shadowPath", "path", "colors", "instanceTransform"]
 
@@ -251,6 +272,9 @@ public struct ScriptGenerator {
                 a.by = nil
                 if a.to == nil { a.to = value(for: key) }
             }
+            a.from = a.from.map { handed($0) }
+            a.to = a.to.map { handed($0) }
+            a.by = a.by.map { handed($0) }
             // Paths have no byValue (they are not numbers).
             if Self.noByKeys.contains(key) { a.by = nil }
             a.additive = chance(0.15)
@@ -269,7 +293,7 @@ public struct ScriptGenerator {
             // Whole transforms (turning keys), objects (sprite frames, path morphs) and a
             // custom key's arrays among them.
             let key = pick(["opacity", "position", "backgroundColor", "cornerRadius", "position.x", "transform",
-                            "contents", "shadowPath", "path", "levels"])
+                            "contents", "shadowPath", "path", "levels", pick(Self.transformFieldKeys)])
             a.keyPath = key
             let mode = pick(["linear", "discrete", "paced", "cubic", "cubicPaced"])
             a.calculationMode = mode
@@ -296,7 +320,7 @@ public struct ScriptGenerator {
                         return .path(shape.map { jitter($0) })
                     }
                 } else {
-                    a.values = (0..<n).map { _ in value(for: key) }
+                    a.values = (0..<n).map { _ in let v = value(for: key); return handed(v) }
                 }
                 if chance(0.4) && mode != "paced" && mode != "cubicPaced" {
                     let count = mode == "discrete" ? n + 1 : n
@@ -355,7 +379,7 @@ public struct ScriptGenerator {
             if chance(1.0 / 12) { layerTiming(); break }
             ops.append(.set(layer: layer(), keyPath: pick(Self.settableKeys), value: value(for: pick(Self.settableKeys))))
             // keep the value's type matching the key
-            if case let .set(l, k, _) = ops.last! { ops[ops.count - 1] = .set(layer: l, keyPath: k, value: value(for: k)) }
+            if case let .set(l, k, _) = ops.last! { let v = value(for: k); ops[ops.count - 1] = .set(layer: l, keyPath: k, value: handed(v)) }
         case ..<0.32:
             frame()
             for _ in 0..<Int.random(in: 1...3, using: &rng) {

@@ -195,5 +195,65 @@ final class DisplayTests: XCTestCase {
         renderer.renderFrame(atTime: 2)
         XCTAssertEqual(fade.draws.count, 4, "once more at the frame it ended, then no more")
     }
+
+    // MARK: render(in:)
+
+    func test_renderIn_drawsTheTreeFromItsModelValuesInCompositingOrder() {
+        let root = CALayer(), bar = BarLayer(), shape = CAShapeLayer(), hidden = CALayer(), tilted = CALayer()
+        withActionsDisabled {
+            root.bounds = CGRect(x: 0, y: 0, width: 100, height: 50)
+            root.backgroundColor = CGColor(red: 1, green: 1, blue: 1, alpha: 1)
+            root.borderWidth = 2
+            root.borderColor = CGColor(red: 0, green: 0, blue: 0, alpha: 1)
+            bar.bounds = CGRect(x: 0, y: 0, width: 20, height: 10)
+            bar.position = CGPoint(x: 30, y: 15)
+            bar.level = 0.5
+            bar.opacity = 0.5
+            shape.bounds = CGRect(x: 0, y: 0, width: 10, height: 10)
+            shape.position = CGPoint(x: 5, y: 5)
+            shape.zPosition = -1
+            let line = CGMutablePath()
+            line.move(to: .zero)
+            line.addLine(to: CGPoint(x: 10, y: 0))
+            shape.path = line
+            shape.fillColor = nil
+            shape.strokeColor = CGColor(red: 1, green: 0, blue: 0, alpha: 1)
+            shape.lineWidth = 3
+            shape.strokeEnd = 0.25
+            hidden.isHidden = true
+            hidden.backgroundColor = CGColor(red: 0, green: 0, blue: 1, alpha: 1)
+            tilted.transform = CATransform3DMakeRotation(0.5, 1, 0, 0)
+            tilted.backgroundColor = CGColor(red: 0, green: 0, blue: 1, alpha: 1)
+            for l in [bar, shape, hidden, tilted] { root.addSublayer(l) }
+        }
+        let renderer = CARenderer(layer: root)
+        renderer.renderFrame(atTime: 0)   // the commit displays the bar: its recorded contents
+        inTransaction(duration: 1) { root.backgroundColor = CGColor(red: 0, green: 1, blue: 0, alpha: 1) }
+        renderer.renderFrame(atTime: 0.5)
+        let ctx = CGContext(size: CGSize(width: 100, height: 50))
+        root.render(in: ctx)
+        let rect = { (r: CGRect) in CGPath(rect: r, transform: nil).elements }
+        XCTAssertEqual(ctx.operations, [
+            .saveGState,
+            // The model's background (green), not the animated one.
+            .setFillColor([0, 1, 0, 1]), .addPath(rect(CGRect(x: 0, y: 0, width: 100, height: 50))), .fillPath(evenOdd: false),
+            // Sublayers by zPosition: the shape (z -1) first, moved so its anchor sits at its position.
+            .saveGState, .concatenate(CGAffineTransform(translationX: 5, y: 5)), .concatenate(CGAffineTransform(translationX: -5, y: -5)),
+            .saveGState,
+            .setStrokeColor([1, 0, 0, 1]), .setLineWidth(3), .setLineCap(.butt), .setLineJoin(.miter),
+            .addPath([.moveTo(.zero), .addLine(CGPoint(x: 2.5, y: 0))]), .strokePath,   // strokeEnd 0.25
+            .restoreGState, .restoreGState,
+            // The bar at half opacity, its recorded drawing in its bounds.
+            .saveGState, .concatenate(CGAffineTransform(translationX: 30, y: 15)), .concatenate(CGAffineTransform(translationX: -10, y: -5)),
+            .saveGState, .setAlpha(0.5),
+            .saveGState, .concatenate(CGAffineTransform(translationX: 0, y: 0)),
+            .saveGState, .setFillColor([0, 1, 0, 1]), .fill(CGRect(x: 0, y: 0, width: 10, height: 10)), .restoreGState,
+            .restoreGState,
+            .restoreGState, .restoreGState,
+            // No hidden layer, no layer with a 3-D transform; then the border, above the sublayers.
+            .setStrokeColor([0, 0, 0, 1]), .setLineWidth(2), .addPath(rect(CGRect(x: 1, y: 1, width: 98, height: 48))), .strokePath,
+            .restoreGState,
+        ])
+    }
 }
 

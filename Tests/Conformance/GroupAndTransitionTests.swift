@@ -264,6 +264,48 @@ final class GroupAndTransitionTests: XCTestCase {
         XCTAssertEqual(recorder.events, ["start", "stop(true)"])
     }
 
+    func test_aGroupDropsOnlyTheChildrenItCannotRun() throws {
+        let scene = Scene(CALayer()) { $0.opacity = 1 }
+        let recorder = AnimationEventRecorder()
+        let g = group([
+            basic("opacity", from: 0.0, to: 1.0),
+            basic("noSuchProperty.x", from: 0.0, to: 1.0),            // names nothing
+            basic("cornerRadius", from: CGPoint.zero, to: CGPoint(x: 1, y: 1)),   // wrong type
+            basic("position.x", from: 0.0, to: 100.0),
+        ], duration: 1)
+        g.delegate = recorder
+        let diagnostics = StrataDiagnostics.capture { inTransaction { scene.layer.add(g, forKey: "g") } }
+        XCTAssertEqual(diagnostics.map(\.code), [.unknownKeyPath, .wrongValueType])
+        XCTAssertTrue(diagnostics[0].message.hasSuffix("CAAnimationGroup child 1 dropped, the other children run"), diagnostics[0].message)
+        XCTAssertTrue(diagnostics[1].message.hasSuffix("CAAnimationGroup child 2 dropped, the other children run"), diagnostics[1].message)
+        XCTAssertFalse(diagnostics.contains { $0.message.contains("animation not added") }, "the group is added")
+        XCTAssertEqual(animationKeys(of: scene.layer), ["g"])
+        scene.frame(at: 0.5)
+        XCTAssertEqual(Double(try scene.presented().opacity), 0.5, accuracy: 1e-6, "the children it can run, run")
+        XCTAssertEqual(Double(try scene.presented().position.x), 50, accuracy: 1e-9)
+        XCTAssertEqual(Double(try scene.presented().cornerRadius), 0)
+        scene.frame(at: 1.5)
+        XCTAssertEqual(recorder.events, ["start", "stop(true)"], "the group runs its course")
+        XCTAssertEqual(animationKeys(of: scene.layer), [])
+    }
+
+    func test_aGroupOfChildrenItCannotRunStillRunsItsTimeAndTellsItsDelegate() throws {
+        let scene = Scene(CALayer())
+        let recorder = AnimationEventRecorder()
+        let inner = group([basic("nowhere.y", from: 0.0, to: 1.0)], duration: 0)
+        let g = group([inner, basic("opacity", from: CGColor(gray: 0, alpha: 1), to: 1.0)], duration: 1)
+        g.delegate = recorder
+        let diagnostics = StrataDiagnostics.capture { inTransaction { scene.layer.add(g, forKey: "g") } }
+        XCTAssertEqual(diagnostics.map(\.code), [.unknownKeyPath, .wrongValueType])
+        XCTAssertTrue(diagnostics[0].message.hasSuffix("child 0 dropped, the other children run"),
+                      "a nested group drops its own child and is kept: \(diagnostics[0].message)")
+        XCTAssertEqual(animationKeys(of: scene.layer), ["g"])
+        scene.frame(at: 0.5)
+        XCTAssertEqual(try scene.presented().opacity, 1, "nothing animates")
+        scene.frame(at: 1.5)
+        XCTAssertEqual(recorder.events, ["start", "stop(true)"])
+    }
+
     func test_groupChildrenMayBeKeyframeAndPathAnimations() throws {
         let scene = modelScene()
         let keyframes = CAKeyframeAnimation(keyPath: "cornerRadius")

@@ -36,6 +36,33 @@ private final class TaggedLayer: CALayer {
     var tag = "tagged"
 }
 
+/// A progress layer written as Apple documents custom animatable state: a key stored through
+/// `setValue(_:forKey:)` (an `@NSManaged` property on Apple's platforms), redrawn when it
+/// changes, and copied by `init(layer:)` with `setValue(_:forKey:)` as real code does.
+private final class ProgressLayer: CALayer {
+    var progress: CGFloat {
+        get { (value(forKey: "progress") as? CGFloat) ?? 0 }
+        set { setValue(newValue, forKey: "progress") }
+    }
+    var drawn: [CGFloat] = []
+
+    override init() { super.init() }
+    override init(layer: Any) {
+        super.init(layer: layer)
+        if let other = layer as? ProgressLayer {
+            progress = other.progress
+            setValue(other.value(forKey: "tint"), forKey: "tint")
+            cornerRadius = 2
+        }
+    }
+    required init?(coder: NSCoder) { super.init(coder: coder) }
+
+    override class func needsDisplay(forKey key: String) -> Bool {
+        key == "progress" || super.needsDisplay(forKey: key)
+    }
+    override func draw(in ctx: CGContext) { model().drawn.append(progress) }
+}
+
 private final class GaugeView: View {
     override class var layerClass: CALayer.Type { GaugeLayer.self }
 }
@@ -86,6 +113,37 @@ final class LayerSubclassTests: XCTestCase {
         let copy = GaugeLayer(layer: g)
         XCTAssertEqual(copy.level, 0.3)
         XCTAssertEqual(copy.cornerRadius, 4, "CALayer's values copied by super.init(layer:)")
+    }
+
+    func test_writesInInitLayer_areTheCopyBeingMade() throws {
+        let scene = Scene(ProgressLayer()) {
+            $0.progress = 0.2
+            $0.setValue("red", forKey: "tint")
+        }
+        let a = CABasicAnimation(keyPath: "progress")
+        a.fromValue = CGFloat(0.2)
+        a.toValue = CGFloat(1)
+        a.duration = 1
+        let diagnostics = StrataDiagnostics.capture {
+            inTransaction { scene.layer.add(a, forKey: "fill") }
+            for t in [0.25, 0.5, 0.75] { scene.frame(at: t) }
+        }
+        XCTAssertEqual(diagnostics.map(\.message), [], "init(layer:) writes to the copy it is making: no diagnostic, frame after frame")
+        let p = try scene.presented()
+        XCTAssertEqual(Double(p.progress), 0.8, accuracy: 1e-9, "the presentation shows the animated value, not the model's the copy wrote")
+        XCTAssertEqual(p.value(forKey: "tint") as? String, "red")
+        let drawn = scene.layer.drawn.suffix(3).map { Double($0) }
+        XCTAssertEqual(drawn.count, 3)
+        for (d, e) in zip(drawn, [0.4, 0.6, 0.8]) { XCTAssertEqual(d, e, accuracy: 1e-9, "the presentation draws each frame: \(drawn)") }
+        // A copy the application makes keeps what its init(layer:) wrote.
+        let own = ProgressLayer(layer: scene.layer)
+        XCTAssertEqual(own.progress, 0.2)
+        XCTAssertEqual(own.cornerRadius, 2)
+        XCTAssertEqual(own.value(forKey: "tint") as? String, "red")
+        // A presentation copy, once made, is read-only.
+        let refused = StrataDiagnostics.capture { p.setValue(0.5, forKey: "progress") }
+        XCTAssertEqual(refused.map(\.code), [.invalidArgument])
+        XCTAssertEqual(Double(p.progress), 0.8, accuracy: 1e-9)
     }
 
     func test_initCoder_givesADefaultLayer() throws {

@@ -26,20 +26,31 @@ final class TestLayoutTests: XCTestCase {
         }
     }
 
+    /// Tests/Conformance and its folders (the porting corpus, `Ports`).
+    private func conformanceFolders() throws -> [String] {
+        let dir = tests.appendingPathComponent("Conformance")
+        let subfolders = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { name in
+            var isFolder: ObjCBool = false
+            return FileManager.default.fileExists(atPath: dir.appendingPathComponent(name).path, isDirectory: &isFolder) && isFolder.boolValue
+        }
+        return ["Conformance"] + subfolders.sorted().map { "Conformance/\($0)" }
+    }
+
     func test_aConformanceSuiteBuildsAgainstEitherEngine() throws {
-        let files = try swiftFiles("Conformance")
+        let files = try conformanceFolders().flatMap { folder in try swiftFiles(folder).map { ("\(folder)/\($0.name)", $0.text) } }
         XCTAssertGreaterThan(files.count, 10)
         for (name, text) in files {
-            XCTAssertFalse(text.contains("@testable"), "Tests/Conformance/\(name) must test public behaviour only")
+            XCTAssertFalse(text.contains("@testable"), "Tests/\(name) must test public behaviour only")
             XCTAssertTrue(text.contains("#if STRATA_REFERENCE\nimport StrataReference\n#else\nimport Strata\n#endif"),
-                          "Tests/Conformance/\(name) must import the engine under test with #if STRATA_REFERENCE")
+                          "Tests/\(name) must import the engine under test with #if STRATA_REFERENCE")
         }
     }
 
-    /// The reference engine's test target compiles the whole Conformance folder.
+    /// The reference engine's test target compiles the whole Conformance folder, its folders
+    /// included (the SharedSources plugin takes the files directly in each folder it names).
     func test_theReferenceTestsShareTheConformanceFolder() throws {
         let list = try String(contentsOf: tests.appendingPathComponent("StrataReferenceTests/shared-sources"), encoding: .utf8)
         let entries = list.split(separator: "\n").filter { !$0.hasPrefix("#") && !$0.trimmingCharacters(in: .whitespaces).isEmpty }
-        XCTAssertEqual(entries, ["Tests/Conformance"])
+        XCTAssertEqual(entries.map(String.init), try conformanceFolders().map { "Tests/\($0)" })
     }
 }

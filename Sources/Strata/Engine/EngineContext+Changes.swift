@@ -32,7 +32,7 @@ extension EngineContext {
             refuseNonFinite(p, new)
             return nil
         }
-        guard layer.row >= 0 else { refuseCopyMutation(p); return nil }
+        guard layer.row >= 0 else { writeCopy(layer, p, new); return nil }
         ensureTransaction()
         let row = Int(layer.row)
         let model = layers.modelColumn(p)
@@ -73,6 +73,27 @@ extension EngineContext {
         let shown = (0..<w).map { v[$0] }
         StrataDiagnostics.emit(.nonFiniteValue,
             "\(PropertyTable[p].name) = \(shown): values must be finite; the model value is unchanged")
+    }
+
+    /// A property set on a copy: kept by a copy that takes writes (its `init(layer:)`, or one
+    /// the application made), unless it presents the layer's values; refused otherwise.
+    @inline(never)
+    func writeCopy(_ layer: CALayer, _ p: PropertyID, _ new: Lanes) {
+        guard layer.copyAcceptsWrites else { return refuseCopyMutation(p) }
+        guard layer.presentedRow < 0 else { return }
+        let info = PropertyTable[p]
+        var lanes = layer.copiedLanes ?? PropertyTable.defaultSnapshot
+        for c in 0..<info.width { lanes[info.laneOffset + c] = new[c] }
+        layer.copiedLanes = lanes
+    }
+
+    /// An object value or custom key set on a copy (see `writeCopy(_:_:_:)`).
+    @inline(never)
+    func writeCopyObject(_ layer: CALayer, key: Int32, _ v: Any?, refusal: () -> Void) {
+        guard layer.copyAcceptsWrites else { return refusal() }
+        guard layer.presentedRow < 0 else { return }
+        if layer.copiedObjects == nil { layer.copiedObjects = [:] }
+        layer.copiedObjects![key] = v
     }
 
     @inline(never)
@@ -122,7 +143,7 @@ extension EngineContext {
     /// An object-valued property change (contents, mask, paths, filters).
     func setObject(_ layer: CALayer, _ p: PropertyID, _ v: Any?) {
         guard isCurrent else { return }   // another thread: refused (reported by CALayer.context)
-        guard layer.row >= 0 else { refuseCopyMutation(p); return }
+        guard layer.row >= 0 else { writeCopyObject(layer, key: p.raw, v) { refuseCopyMutation(p) }; return }
         if p == .mask, let m = v as? CALayer, m === layer {
             StrataDiagnostics.emit(.layerCycle, "a layer cannot be its own mask; mask unchanged")
             return
@@ -170,7 +191,12 @@ extension EngineContext {
             StrataDiagnostics.emit(.invalidArgument, "layer.\(PropertyTable[p].name) = \(v) must be >= 0; unchanged")
             return
         }
-        guard layer.row >= 0 else { refuseCopyMutation(p); return }
+        guard layer.row >= 0 else {
+            var l = Lanes()
+            l[0] = v
+            writeCopy(layer, p, l)
+            return
+        }
         // The timing fields are materialised together (`LayerStore.timingFields`).
         layers.materializeTiming()
         let col = layers.modelColumn(p)
@@ -273,12 +299,14 @@ extension EngineContext {
     /// A custom key: stored on the layer; the lookup chain runs (no built-in action).
     func setCustom(_ layer: CALayer, _ key: PropertyID, _ value: Any?) {
         guard isCurrent else { return }   // another thread: refused (reported by CALayer.context)
-        guard layer.row >= 0 else {
-            StrataDiagnostics.emit(.invalidArgument, "setValue on a presentation copy; copies are read-only")
-            return
-        }
         if let v = value, let d = LaneValue.scalar(v), !d.isFinite {
             StrataDiagnostics.emit(.nonFiniteValue, "\(KeyInterner.name(key)) = \(d) must be finite; unchanged")
+            return
+        }
+        guard layer.row >= 0 else {
+            writeCopyObject(layer, key: key.raw, value) {
+                StrataDiagnostics.emit(.invalidArgument, "setValue on a presentation copy; copies are read-only")
+            }
             return
         }
         ensureTransaction()

@@ -108,10 +108,13 @@ extension EngineContext {
         let row = layer.row
         if a is CATransition { return .transition }
         if let g = a as? CAAnimationGroup {
+            // A child that cannot run is dropped, with what refused it reworded; the others
+            // run (Core Animation does not refuse the group).
             var children: [(CAAnimation, Prepared)] = []
-            for child in g.animations ?? [] {
-                guard let p = prepare(child, layer: layer) else { return nil }
-                children.append((child, p))
+            for (i, child) in (g.animations ?? []).enumerated() {
+                let (p, held) = StrataDiagnostics.withholding { prepare(child, layer: layer) }
+                for d in held { StrataDiagnostics.deliver(p == nil ? d.droppedFromGroup(child: i) : d) }
+                if let p { children.append((child, p)) }
             }
             return .group(children)
         }
@@ -169,10 +172,10 @@ extension EngineContext {
         case (.transformField(let p, let field), let b as CABasicAnimation):
             let currentT = currentTransform(row: row, p), modelT = layer.transform3D(p)
             let changing = changeInFlight.map { $0.row == row && $0.property == p } ?? false
-            guard let (from, to) = basicEndpoints(b, kind: .cgFloat, width: 1, changing: changing,
-                                                  current: { [field.value(in: currentT)] },
-                                                  model: { [field.value(in: modelT)] }) else { return nil }
-            return .derived(DerivedValue(field: field, from: from, delta: [to[0] - from[0]],
+            guard let (from, to) = basicEndpoints(b, kind: kind, width: field.width, changing: changing,
+                                                  current: { field.lanes(in: currentT) },
+                                                  model: { field.lanes(in: modelT) }) else { return nil }
+            return .derived(DerivedValue(field: field, from: from, delta: zip(to, from).map { $0 - $1 },
                                          additive: b.isAdditive, cumulative: b.isCumulative), p)
         case (.custom(let key), let b as CABasicAnimation):
             let model = layer.customModel(key.raw)
@@ -193,8 +196,8 @@ extension EngineContext {
             d.customKey = key.raw; d.customType = type; d.kind = k
             return .custom(d)
         case (.transformField(let p, let field), let k as CAKeyframeAnimation):
-            // Numbers, one per key time, set into the field frame by frame.
-            guard let compiled = KeyframeCompiler.compile(k, kind: .cgFloat, width: 1, timings: timings) else { return nil }
+            // Numbers (sizes, for `translation`), one per key time, set into the field frame by frame.
+            guard let compiled = KeyframeCompiler.compile(k, kind: kind, width: field.width, timings: timings) else { return nil }
             let d = DerivedValue(field: field, from: [], delta: [], additive: k.isAdditive, cumulative: k.isCumulative)
             d.keyframes = compiled
             return .derived(d, p)

@@ -237,6 +237,7 @@ extension EngineContext {
     private func renderDerived(customKeys: Bool = true) {
         // Custom keys composed this frame (a set kept between frames: no allocation).
         customComposed.removeAll(keepingCapacity: true)
+        fieldsComposed.removeAll(keepingCapacity: true)
         for k in 0..<animations.derivedRecords.count {
             let id = animations.derivedRecords[k]
             if id < 0 { continue }   // removed (a hole kept until the list is compacted)
@@ -258,20 +259,33 @@ extension EngineContext {
             let prop = PropertyID(r.property)
             let pres = layers.presentationColumn(prop), model = layers.modelColumn(prop)
             let base = Int(r.layer) * 16
-            // Start from this frame's transform animations if they composed a value, else
-            // from the model (not from what is shown: evaluating twice at one time gives one value).
-            let animated = transformDrivers(row: r.layer, property: prop).composed
+            // Start from what an earlier field of this transform wrote this frame (fields apply
+            // in the order they were added), else from this frame's transform animations if
+            // they composed a value, else from the model (not from what is shown: evaluating
+            // twice at one time gives one value).
+            let onTop = !fieldsComposed.insert(Int64(r.layer) << 32 | Int64(prop.raw)).inserted
+            let animated = onTop || transformDrivers(row: r.layer, property: prop).composed
             let t = LaneValue.transform(animated ? pres + base : model + base)
             if active {
-                var v = 0.0
+                // One lane, two for `translation`.
+                var v = SIMD2<Double>(0, 0)
+                let two = field.width == 2
                 if let kf = d.keyframes {
-                    withUnsafeMutablePointer(to: &v) { kf.value(at: timings.progress[e], width: 1, curveTable: timings.curves, into: $0) }
-                    v += k * kf.span[0]
+                    withUnsafeMutableBytes(of: &v) { raw in
+                        kf.value(at: timings.progress[e], width: field.width, curveTable: timings.curves,
+                                 into: raw.baseAddress!.assumingMemoryBound(to: Double.self))
+                    }
+                    v[0] += k * kf.span[0]
+                    if two { v[1] += k * kf.span[1] }
                 } else {
-                    v = d.from[0] + d.delta[0] * p
+                    v[0] = d.from[0] + d.delta[0] * p
+                    if two { v[1] = d.from[1] + d.delta[1] * p }
                 }
-                let value = d.additive ? field.value(in: t) + v : v
-                LaneValue.store(field.setting(value, in: t), into: pres + base)
+                if d.additive {
+                    v[0] += field.value(in: t)
+                    if two { v[1] += field.value(in: t, lane: 1) }
+                }
+                LaneValue.store(field.setting(v[0], v[1], in: t), into: pres + base)
             } else {
                 LaneValue.store(t, into: pres + base)
             }

@@ -78,11 +78,16 @@ final class EngineContext {
     /// `render()`'s scratch, kept between frames so a frame allocates nothing: custom keys
     /// composed this frame, and the path-rotation turns of this frame.
     @exclusivity(unchecked) var customComposed = Set<Int64>()
+    /// (layer, transform property) pairs a derived field wrote this frame: the next field of
+    /// the pair applies on top (kept between frames: no allocation).
+    @exclusivity(unchecked) var fieldsComposed = Set<Int64>()
     @exclusivity(unchecked) var rotationTurns: [RotationTurn] = []
     /// Stop callbacks of replaced animations, delivered once the replacement is added.
     @exclusivity(unchecked) var deferredStops: [(CAAnimation, Bool)] = []
     /// Open `StrataDiagnostics.capture` scopes of this thread.
     @exclusivity(unchecked) var diagnosticCaptures: [[StrataDiagnostic]] = []
+    /// Diagnostics held back by `StrataDiagnostics.withholding` (nil: none is open).
+    var withheldDiagnostics: [StrataDiagnostic]? = nil
     /// Presentation copies that read the presentation columns on access, frozen before
     /// those change (`freezeLiveCopies`), and the layer `presentation()` is copying now.
     @exclusivity(unchecked) var liveCopies = CopyStack()

@@ -32,7 +32,7 @@ struct ResolvedKeyPath: Equatable {
             if width == 1 { return k == .float ? .float : .cgFloat }
             if width == 2 { return (k == .rect && offset == 2) ? .size : .point }
             return k
-        case .transformField: return .cgFloat
+        case .transformField(_, let f): return f == .translation ? .size : .cgFloat
         case .object, .frame, .custom: return .object
         }
     }

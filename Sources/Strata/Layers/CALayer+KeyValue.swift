@@ -52,7 +52,7 @@ extension CALayer {
                 $0.withMemoryRebound(to: Double.self, capacity: 16) { LaneValue.box($0 + offset, kind: r.kind) }
             }
         case .transformField(let p, let f):
-            return CGFloat(f.value(in: transform3D(p)))
+            return f.boxed(in: transform3D(p))
         case .object(let p): return readObject(p)
         case .frame: return frame
         case .custom(let k): return customModel(k.raw)
@@ -93,12 +93,12 @@ extension CALayer {
             for c in 0..<width { full[offset + c] = l[c] }
             writeLanes(p, full)
         case .transformField(let p, let f):
-            guard let v = value.flatMap(LaneValue.scalar) else { return refuseType(keyPath, value) }
-            guard v.isFinite else {
+            guard let v = LaneValue.lanes(value, kind: r.kind, width: f.width) else { return refuseType(keyPath, value) }
+            guard v.allSatisfy(\.isFinite) else {
                 StrataDiagnostics.emit(.nonFiniteValue, "\(keyPath) = \(v) must be finite; unchanged")
                 return
             }
-            setTransform3D(p, f.setting(v, in: transform3D(p)))
+            setTransform3D(p, f.setting(v[0], f.width == 2 ? v[1] : 0, in: transform3D(p)))
         case .object(let p):
             guard p.fitsObject(value) else { return refuseType(keyPath, value) }
             context.setObject(self, p, value)

@@ -127,6 +127,7 @@ extension CALayer {
             e.reportForeignUse(self)
             let p = Self(_strataLayer: self)
             fill(p)
+            p.copyAcceptsWrites = false
             return p
         }
         let p: Self
@@ -143,6 +144,7 @@ extension CALayer {
             e.presentationCopySource = ObjectIdentifier(self)
             p = Self(_strataLayer: self)
             e.presentationCopySource = nil
+            p.copyAcceptsWrites = false
         }
         if _slowPath(e.recorder != nil) { e.recorder!.copyMade(p, of: self) }
         if p.presentedRow != row {

@@ -98,6 +98,11 @@ open class CALayer: NSObject, CAMediaTiming {
     weak var modelLayerRef: CALayer?
     /// A copy's running transition, taken when it was made.
     @exclusivity(unchecked) var copiedTransition: CATransitionState?
+    /// A copy takes writes to itself while its `init(layer:)` runs (a subclass copies its
+    /// state there, Apple's documented place) and, made by the application with
+    /// `init(layer:)`, afterwards; never once it is a presentation copy (whose values are the
+    /// ones on screen: writes during its `init(layer:)` leave them as they are).
+    @exclusivity(unchecked) var copyAcceptsWrites = false
 
     /// The delegate (weak): asked first in the action lookup.
     @exclusivity(unchecked) open weak var delegate: CALayerDelegate? {
@@ -277,6 +282,7 @@ open class CALayer: NSObject, CAMediaTiming {
         engine = EngineContext.current
         row = -1
         super.init()
+        copyAcceptsWrites = true
         guard let source = layer as? CALayer else { return }
         name = source.name
         if engine.presentationCopySource == ObjectIdentifier(source) {
@@ -587,6 +593,18 @@ open class CALayer: NSObject, CAMediaTiming {
 
     /// Draws the layer's contents into `ctx`: the delegate's `draw(_:in:)` by default.
     open func draw(in ctx: CGContext) { delegate?.draw(self, in: ctx) }
+
+    /// Draws the layer and its sublayers into `ctx`, in the layer's own coordinates, from
+    /// their current values with no animation applied, as Core Animation's
+    /// `render(in:)`: background, recorded contents, a shape layer's path, sublayers (by
+    /// `zPosition`), border. Hidden layers, masks and layers with 3-D transforms are not
+    /// drawn, as Apple documents.
+    ///
+    /// ```swift
+    /// let ctx = CGContext(size: layer.bounds.size)
+    /// layer.render(in: ctx)   // ctx.operations: what was drawn, in order
+    /// ```
+    open func render(in ctx: CGContext) { renderTree(in: ctx, alpha: 1) }
 
     // MARK: - the layer tree
     /// The parent layer, or nil.

@@ -6,12 +6,16 @@ enum CustomValueType {
     case double, cgFloat, float, int, nsNumber, point, size, rect, color, transform
     /// Points, sizes and rectangles wrapped in NSValue: boxed back the same way.
     case pointValue, sizeValue, rectValue
+    /// A transform wrapped by `NSValue(caTransform3D:)`, boxed back so.
+    case transformValue
     /// Arrays of numbers, boxed back as the array type the model holds (`[NSNumber]` for
     /// arrays of NSNumber, Int or a mix), and arrays of colours.
     case doubleArray, cgFloatArray, floatArray, numberArray, colorArray
 
     /// The type, lane kind and width of `v`, or nil when it cannot be interpolated.
     static func of(_ v: Any) -> (CustomValueType, ValueKind, Int)? {
+        // Before the cast to CATransform3D, which an NSValue of one passes (it bridges).
+        if NSValueShape.transform3D(v) != nil { return (.transformValue, .transform, 16) }
         switch v {
         case is CGFloat: return (.cgFloat, .cgFloat, 1)
         case is Double: return (.double, .cgFloat, 1)
@@ -68,6 +72,7 @@ enum CustomValueType {
         case .rect: return CGRect(x: l[0], y: l[1], width: l[2], height: l[3])
         case .color: return CGColor(rgba: SIMD4(l[0], l[1], l[2], l[3]))
         case .transform: return LaneValue.transform(l)
+        case .transformValue: return NSValue(caTransform3D: LaneValue.transform(l))
         case .pointValue: return NSValue(point: CGPoint(x: l[0], y: l[1]))
         case .sizeValue: return NSValue(size: CGSize(width: l[0], height: l[1]))
         case .rectValue: return NSValue(rect: CGRect(x: l[0], y: l[1], width: l[2], height: l[3]))

@@ -469,6 +469,14 @@ final class RunState {
         case let .transform(m):
             return CATransform3D(m11: m[0], m12: m[1], m13: m[2], m14: m[3], m21: m[4], m22: m[5], m23: m[6], m24: m[7],
                                  m31: m[8], m32: m[9], m33: m[10], m34: m[11], m41: m[12], m42: m[13], m43: m[14], m44: m[15])
+        case let .wrapped(inner):
+            switch box(inner) {
+            case let p as CGPoint: return NSValue(cgPoint: p)
+            case let s as CGSize: return NSValue(cgSize: s)
+            case let r as CGRect: return NSValue(cgRect: r)
+            case let t as CATransform3D: return NSValue(caTransform3D: t)
+            case let other: return other
+            }
         }
     }
 
@@ -485,6 +493,14 @@ final class RunState {
         case let s as CGSize: return ([Double(s.width), Double(s.height)], false)
         case let r as CGRect: return ([Double(r.origin.x), Double(r.origin.y), Double(r.width), Double(r.height)], false)
         case let c as CGColor: return (c.components?.map { Double($0) }, false)
+        case let n as NSValue where !(n is NSNumber):
+            // A wrapped point, size, rectangle or transform (a custom key's): its lanes.
+            switch String(cString: n.objCType) {
+            case let e where e.hasPrefix("{CGPoint"): return unbox(n.pointValue)
+            case let e where e.hasPrefix("{CGSize"): return unbox(n.sizeValue)
+            case let e where e.hasPrefix("{CGRect"): return unbox(n.rectValue)
+            default: return unbox(n.caTransform3DValue)
+            }
         case let t as CATransform3D:
             return ([t.m11, t.m12, t.m13, t.m14, t.m21, t.m22, t.m23, t.m24,
                      t.m31, t.m32, t.m33, t.m34, t.m41, t.m42, t.m43, t.m44].map { Double($0) }, false)
