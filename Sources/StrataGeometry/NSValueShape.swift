@@ -8,13 +8,20 @@ package enum NSValueShape {
     package static func rect(_ v: Any) -> CGRect? { wrapped(v, "{CGRect").map { $0.rectValue } }
     /// A transform wrapped by `NSValue(caTransform3D:)`.
     package static func transform3D(_ v: Any) -> CATransform3D? {
-        guard let n = v as? NSValue, !(n is NSNumber), String(cString: n.objCType) == transform3DObjCType else { return nil }
+        guard let n = instance(v), String(cString: n.objCType) == transform3DObjCType else { return nil }
         return n.caTransform3DValue
+    }
+
+    /// `v` when it is an NSValue object (not a number), not a value that bridges to one (a
+    /// transform does: `as? NSValue` would make one).
+    package static func instance(_ v: Any) -> NSValue? {
+        guard type(of: v) is NSValue.Type, !(type(of: v) is NSNumber.Type) else { return nil }
+        return v as? NSValue
     }
 
     /// `v` as an NSValue (not a number) whose type encoding starts with `prefix`.
     package static func wrapped(_ v: Any, _ prefix: String) -> NSValue? {
-        guard let n = v as? NSValue, !(n is NSNumber) else { return nil }
+        guard let n = instance(v) else { return nil }
         return String(cString: n.objCType).hasPrefix(prefix) ? n : nil
     }
 }

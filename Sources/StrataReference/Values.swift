@@ -204,10 +204,7 @@ enum Boxing {
 
     /// `value` as an NSValue wrapping a point, size or rectangle (`NSValue(point:)` ...)
     /// whose type encoding starts with `prefix`; numbers are not.
-    static func wrapped(_ value: Any, _ prefix: String) -> NSValue? {
-        guard let v = value as? NSValue, !(v is NSNumber) else { return nil }
-        return String(cString: v.objCType).hasPrefix(prefix) ? v : nil
-    }
+    static func wrapped(_ value: Any, _ prefix: String) -> NSValue? { NSValueShape.wrapped(value, prefix) }
 
     /// The Swift value of components of `kind` (what `value(forKeyPath:)` returns).
     static func box(_ c: [Double], kind: ValueKind) -> Any? {

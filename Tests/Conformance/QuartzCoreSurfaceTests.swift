@@ -98,8 +98,16 @@ final class QuartzCoreSurfaceTests: XCTestCase {
         custom.duration = 1
         inTransaction { scene.layer.add(custom, forKey: "tilt") }
         scene.frame(at: 0.5)
-        let shown = try XCTUnwrap(try scene.presented().value(forKey: "tilt") as? NSValue, "boxed as the model's type")
-        assertTransform(shown.caTransform3DValue, CATransform3DMakeScale(2, 2, 1), accuracy: 1e-9)
+        let shown = try XCTUnwrap(try scene.presented().value(forKey: "tilt"))
+        XCTAssertTrue(type(of: shown) is NSValue.Type, "boxed as the model's type, an NSValue: \(type(of: shown))")
+        assertTransform((shown as? NSValue)?.caTransform3DValue, CATransform3DMakeScale(2, 2, 1), accuracy: 1e-9)
+        // One holding a transform itself stays a transform (it bridges to NSValue, but is none).
+        scene = Scene(CALayer()) { $0.setValue(CATransform3DIdentity, forKey: "tilt") }
+        inTransaction { scene.layer.add(custom, forKey: "tilt") }
+        scene.frame(at: 0.5)
+        let plain = try XCTUnwrap(try scene.presented().value(forKey: "tilt"))
+        XCTAssertTrue(type(of: plain) == CATransform3D.self, "\(type(of: plain))")
+        assertTransform(plain as? CATransform3D, CATransform3DMakeScale(2, 2, 1), accuracy: 1e-9)
     }
 
     func test_olderConstantNamesAreTheTypedValues() {

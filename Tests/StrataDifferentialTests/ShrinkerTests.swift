@@ -92,4 +92,56 @@ final class ToolboxGenerationTests: XCTestCase {
         XCTAssertGreaterThan(viewEvents, 5, "view blocks' completions run (traced) in both engines")
         XCTAssertGreaterThan(repeated, 5, "snapshots repeat replicators' sublayers (and the engines agree on them)")
     }
+
+    /// Transform fields (Apple's key-value coding extensions, `transform.translation` and
+    /// `transform.scale.xy` among them) and NSValue-wrapped values, in animations and sets.
+    func test_generatorReachesTransformFieldsAndWrappedValues_andTheEnginesAgree() {
+        var fieldsAnimated: Set<String> = [], fieldsSet: Set<String> = [], wrapped: [String: Int] = [:], scripts = 0
+        func note(_ v: ScriptValue?) {
+            guard case let .wrapped(inner)? = v else { return }
+            let kind: String
+            switch inner {
+            case .point: kind = "point"
+            case .size: kind = "size"
+            case .rect: kind = "rect"
+            case .transform: kind = "transform"
+            default: kind = "other"
+            }
+            wrapped[kind, default: 0] += 1
+        }
+        func visit(_ a: ScriptAnimation) {
+            if let k = a.keyPath, k.contains("ransform.") { fieldsAnimated.insert(k) }
+            note(a.from); note(a.to); note(a.by)
+            a.values?.forEach(note)
+            a.children?.forEach(visit)
+        }
+        for seed in 1...400 {
+            let s = ScriptGenerator.script(seed: UInt64(seed))
+            var reaches = false
+            _ = uses(s.ops) { op in
+                switch op {
+                case let .add(_, _, a):
+                    visit(a)
+                    if let k = a.keyPath, k.contains("ransform.") { reaches = true }
+                case let .set(_, k, v):
+                    if k.contains("ransform.") { fieldsSet.insert(k); reaches = true }
+                    note(v)
+                default: break
+                }
+                return false
+            }
+            guard reaches else { continue }
+            scripts += 1
+            let (fast, reference) = Differential.traces(s)
+            XCTAssertNil(TraceComparison.firstDifference(fast, reference), "seed \(seed)")
+        }
+        for k in ["transform.translation", "transform.scale.xy", "transform.rotation.x", "sublayerTransform.translation"] {
+            XCTAssertTrue(fieldsAnimated.contains(k), "scripts animate \(k): \(fieldsAnimated.sorted())")
+            XCTAssertTrue(fieldsSet.contains(k), "scripts set \(k)")
+        }
+        for kind in ["point", "size", "rect", "transform"] {
+            XCTAssertGreaterThan(wrapped[kind, default: 0], 5, "scripts hand over NSValue-wrapped \(kind)s: \(wrapped)")
+        }
+        XCTAssertGreaterThan(scripts, 50)
+    }
 }

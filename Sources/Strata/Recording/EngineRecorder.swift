@@ -298,6 +298,14 @@ final class EngineRecorder {
 
     /// A boxed value as a script value (what `setValue` and animations take).
     func anyValue(_ v: Any?) -> ScriptValue? {
+        if let v, let n = NSValueShape.instance(v) {
+            // Wrapped geometry, recorded wrapped (replayed as the same NSValue).
+            if let p = NSValueShape.point(n) { return .wrapped(.point(Double(p.x), Double(p.y))) }
+            if let s = NSValueShape.size(n) { return .wrapped(.size(Double(s.width), Double(s.height))) }
+            if let r = NSValueShape.rect(n) { return .wrapped(.rect(Double(r.origin.x), Double(r.origin.y), Double(r.width), Double(r.height))) }
+            if let t = NSValueShape.transform3D(n) { return anyValue(t).map { .wrapped($0) } }
+            return objectValue(v)
+        }
         switch v {
         case let x as CGFloat: return .scalar(Double(x))
         case let x as Double: return .scalar(x)
@@ -305,13 +313,6 @@ final class EngineRecorder {
         case let x as Int: return .scalar(Double(x))
         case let x as Bool: return .bool(x)
         case let x as NSNumber: return .scalar(x.doubleValue)
-        case let n as NSValue:
-            // Wrapped geometry, recorded wrapped (replayed as the same NSValue).
-            if let p = NSValueShape.point(n) { return .wrapped(.point(Double(p.x), Double(p.y))) }
-            if let s = NSValueShape.size(n) { return .wrapped(.size(Double(s.width), Double(s.height))) }
-            if let r = NSValueShape.rect(n) { return .wrapped(.rect(Double(r.origin.x), Double(r.origin.y), Double(r.width), Double(r.height))) }
-            if let t = NSValueShape.transform3D(n) { return anyValue(t).map { .wrapped($0) } }
-            return objectValue(v)
         case let p as CGPoint: return .point(Double(p.x), Double(p.y))
         case let s as CGSize: return .size(Double(s.width), Double(s.height))
         case let r as CGRect: return .rect(Double(r.origin.x), Double(r.origin.y), Double(r.width), Double(r.height))

@@ -493,8 +493,9 @@ final class RunState {
         case let s as CGSize: return ([Double(s.width), Double(s.height)], false)
         case let r as CGRect: return ([Double(r.origin.x), Double(r.origin.y), Double(r.width), Double(r.height)], false)
         case let c as CGColor: return (c.components?.map { Double($0) }, false)
-        case let n as NSValue where !(n is NSNumber):
+        case let w? where NSValueShape.instance(w) != nil:
             // A wrapped point, size, rectangle or transform (a custom key's): its lanes.
+            let n = NSValueShape.instance(w)!
             switch String(cString: n.objCType) {
             case let e where e.hasPrefix("{CGPoint"): return unbox(n.pointValue)
             case let e where e.hasPrefix("{CGSize"): return unbox(n.sizeValue)
