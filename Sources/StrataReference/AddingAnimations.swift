@@ -30,6 +30,21 @@ extension ReferenceEngine {
         for p in paths where type(of: layer).needsDisplay(forKey: p) { displayQueue.noteAnimated(layer, p) }
     }
 
+    /// The parts of an animation of `field` of custom key `key`: the key's value type and
+    /// kind, and the field's model and current components (the value before the change in
+    /// flight, else what is shown).
+    func customFieldParts(_ layer: CALayer, _ key: String, _ field: ValueField)
+        -> (CustomValueType, ValueKind, model: [Double], current: [Double])? {
+        guard let model = layer.customModel(key), let (type, kind, width) = CustomValueType.of(model),
+              let modelComponents = Boxing.components(model, kind: kind, width: width) else { return nil }
+        var currentValue: Any? = layer.isCommitted ? layer.presentedCustom[key] ?? model : model
+        if let change = changeInFlight, change.layer == ObjectIdentifier(layer), change.key == key {
+            currentValue = change.oldObject
+        }
+        let current = currentValue.flatMap { Boxing.components($0, kind: kind, width: width) } ?? modelComponents
+        return (type, kind, field.part(of: modelComponents), field.part(of: current))
+    }
+
     /// The built-in implicit animation of a property change: a CABasicAnimation from the old
     /// to the new value with the transaction's duration and timing function (or `.default`).
     func addImplicitAnimation(on layer: CALayer, _ key: String, from old: [Double], to new: [Double]) {
@@ -123,6 +138,8 @@ extension ReferenceEngine {
             target = resolved
         } else if KeyPaths.isCustomKey(path) {
             target = .custom(path)
+        } else if let field = KeyPaths.customField(path, value: { layer.customModel($0) }) {
+            target = field
         } else {
             StrataDiagnostics.emit(.unknownKeyPath,
                 "\(type(of: animation)) keyPath \"\(path)\" names no animatable property of \(type(of: layer)); animation not added")
@@ -184,7 +201,16 @@ extension ReferenceEngine {
                 ?? modelComponents
             guard let (from, to) = endpoints(of: basic, kind: kind, width: width, changing: isChanging(layer, key),
                                              current: { currentComponents }, model: { modelComponents }) else { return nil }
-            return .custom(key: key, type: type, kind: kind, .endpoints(from: from, to: to))
+            return .custom(key: key, type: type, kind: kind, field: nil, .endpoints(from: from, to: to))
+        case (.customField(let key, let field), let basic as CABasicAnimation):
+            guard let (type, kind, model, current) = customFieldParts(layer, key, field) else { return nil }
+            guard let (from, to) = endpoints(of: basic, kind: target.kind, width: field.width, changing: isChanging(layer, key),
+                                             current: { current }, model: { model }) else { return nil }
+            return .custom(key: key, type: type, kind: kind, field: field, .endpoints(from: from, to: to))
+        case (.customField(let key, let field), let keyframes as CAKeyframeAnimation):
+            guard let (type, kind, _, _) = customFieldParts(layer, key, field),
+                  let sequence = KeyframeBuilder.build(keyframes, kind: target.kind, width: field.width) else { return nil }
+            return .custom(key: key, type: type, kind: kind, field: field, .keyframes(sequence))
         case (.transformField(let spec, let field), let keyframes as CAKeyframeAnimation):
             // Numbers (sizes, for `translation`), one per key time, set into the field frame by frame.
             guard let sequence = KeyframeBuilder.build(keyframes, kind: target.kind, width: field.width) else { return nil }
@@ -195,7 +221,7 @@ extension ReferenceEngine {
             guard let sample = model ?? keyframes.values?.first ?? pathSample,
                   let (type, kind, width) = CustomValueType.of(sample) else { return refuseCustom(path) }
             guard let sequence = KeyframeBuilder.build(keyframes, kind: kind, width: width) else { return nil }
-            return .custom(key: key, type: type, kind: kind, .keyframes(sequence))
+            return .custom(key: key, type: type, kind: kind, field: nil, .keyframes(sequence))
         default:
             StrataDiagnostics.emit(.invalidArgument,
                 "\(type(of: animation)) on \"\(path)\" is not supported (keyframes animate properties and their components); animation not added")
@@ -407,7 +433,7 @@ extension ReferenceEngine {
         var keys: [String] = []
         for r in all {
             switch r.effect {
-            case .custom(let key, _, _, _): keys.append(key)
+            case .custom(let key, _, _, _, _): keys.append(key)
             case .keyframes(let property, _, _, _, let rotates, _):
                 keys.append(property)
                 if rotates { keys.append("transform") }

@@ -21,8 +21,9 @@ enum AnimationEffect {
     case transformField(property: String, TransformField, from: [Double], to: [Double])
     /// Keyframes of one field of a transform (`transform.rotation.z` shakes ...).
     case transformFieldKeyframes(property: String, TransformField, KeyframeSequence)
-    /// A custom key's value (from/to or keyframes), boxed back as `type`.
-    case custom(key: String, type: CustomValueType, kind: ValueKind, CustomValues)
+    /// A custom key's value (from/to or keyframes), boxed back as `type`; with a `field`, the
+    /// values are that field's (`startPoint.x`) and set into the key's value.
+    case custom(key: String, type: CustomValueType, kind: ValueKind, field: ValueField?, CustomValues)
     /// A transition: no property value, only its progress.
     case transition
     /// A group: the children run on the group's eased local time.
@@ -30,7 +31,7 @@ enum AnimationEffect {
 
     /// The property or custom key whose presentation value the effect writes, if any.
     var animatedKey: String? {
-        if case .custom(let key, _, _, _) = self { return key }
+        if case .custom(let key, _, _, _, _) = self { return key }
         return property
     }
 
@@ -289,10 +290,10 @@ final class AnimationRuntime {
             }
             if iteration == 0 { return sample.value }
             return zip(sample.value, sequence.span).map { v, s in v + iteration * s }
-        case .custom(_, _, _, .endpoints(let from, let to)):
+        case .custom(_, _, _, _, .endpoints(let from, let to)):
             let p = progress + iteration
             return zip(from, to).map { f, t in f + (t - f) * p }
-        case .custom(_, _, _, .keyframes(let sequence)):
+        case .custom(_, _, _, _, .keyframes(let sequence)):
             let value = sequence.sample(at: progress).value
             if iteration == 0 { return value }
             return zip(value, sequence.span).map { v, s in v + iteration * s }

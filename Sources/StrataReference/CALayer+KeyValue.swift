@@ -12,6 +12,11 @@ extension CALayer {
         }
         guard let target = KeyPaths.resolve(keyPath, isShape: self is CAShapeLayer) else {
             if KeyPaths.isCustomKey(keyPath) { return customModel(keyPath) }
+            if case let .customField(key, field)? = KeyPaths.customField(keyPath, value: customModel),
+               let whole = customModel(key), let (_, kind, width) = CustomValueType.of(whole),
+               let components = Boxing.components(whole, kind: kind, width: width) {
+                return field.part(of: components).withUnsafeBufferPointer { buffer -> Any? in field.box(buffer.baseAddress!) }
+            }
             StrataDiagnostics.emit(.unknownKeyPath, "value(forKeyPath: \"\(keyPath)\"): no such key path on \(type(of: self))")
             return nil
         }
@@ -37,6 +42,8 @@ extension CALayer {
             return frame
         case .custom(let key):
             return customModel(key)
+        case .customField:
+            return nil
         }
     }
 
@@ -58,6 +65,9 @@ extension CALayer {
                 guard toolboxAccepts(keyPath, value) else { return refuseType(keyPath, value) }
                 engine.setCustom(of: self, keyPath, value)
                 return
+            }
+            if case let .customField(key, field)? = KeyPaths.customField(keyPath, value: customModel) {
+                return writeCustomField(key, field, value, keyPath)
             }
             StrataDiagnostics.emit(.unknownKeyPath,
                 "setValue(_:forKeyPath: \"\(keyPath)\"): no such key path on \(type(of: self)); nothing changed")
@@ -102,7 +112,23 @@ extension CALayer {
             frame = f
         case .custom(let key):
             engine.setCustom(of: self, key, value)
+        case .customField:
+            break
         }
+    }
+
+    /// `setValue(_:forKeyPath: "startPoint.x")`: the custom key's value with the field
+    /// replaced, set as the key's, boxed as the value the key held.
+    func writeCustomField(_ key: String, _ field: ValueField, _ value: Any?, _ keyPath: String) {
+        guard let whole = customModel(key), let (type, kind, width) = CustomValueType.of(whole),
+              let components = Boxing.components(whole, kind: kind, width: width) else { return refuseType(keyPath, value) }
+        let fieldKind: ValueKind = field.width == 1 ? .cgFloat : field.isSize ? .size : .point
+        guard let v = Boxing.components(value, kind: fieldKind, width: field.width) else { return refuseType(keyPath, value) }
+        guard v.allSatisfy(\.isFinite) else {
+            StrataDiagnostics.emit(.nonFiniteValue, "\(keyPath) = \(v) must be finite; unchanged")
+            return
+        }
+        engine.setCustom(of: self, key, type.box(field.writing(v, additive: false, into: components)))
     }
 
     func refuseType(_ keyPath: String, _ value: Any?) {

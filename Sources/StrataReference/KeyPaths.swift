@@ -15,6 +15,8 @@ enum KeyPathTarget {
     case frame
     /// A key set with `setValue(_:forKey:)` that is not a built-in property.
     case custom(String)
+    /// A field of a custom key's point, size, rectangle or transform (`startPoint.x`).
+    case customField(String, ValueField)
 
     /// The kind of the addressed value.
     var kind: ValueKind {
@@ -26,6 +28,7 @@ enum KeyPathTarget {
         case .transformField(_, let f): return f == .translation ? .size : .cgFloat
         case .timing: return .timing
         case .object, .frame, .custom: return .object
+        case .customField(_, let f): return f.width == 1 ? .cgFloat : f.isSize ? .size : .point
         }
     }
 }
@@ -53,23 +56,30 @@ enum KeyPaths {
         let tail = String(path[path.index(after: dot)...])
         guard let spec = PropertyCatalog.spec(head) else { return nil }
         if spec.shapeOnly && !isShape { return nil }
-        switch (spec.kind, tail) {
-        case (.point, "x"): return .components(spec, offset: 0, width: 1)
-        case (.point, "y"): return .components(spec, offset: 1, width: 1)
-        case (.size, "width"): return .components(spec, offset: 0, width: 1)
-        case (.size, "height"): return .components(spec, offset: 1, width: 1)
-        case (.rect, "origin"): return .components(spec, offset: 0, width: 2)
-        case (.rect, "size"): return .components(spec, offset: 2, width: 2)
-        case (.rect, "origin.x"): return .components(spec, offset: 0, width: 1)
-        case (.rect, "origin.y"): return .components(spec, offset: 1, width: 1)
-        case (.rect, "size.width"): return .components(spec, offset: 2, width: 1)
-        case (.rect, "size.height"): return .components(spec, offset: 3, width: 1)
-        case (.transform, _):
-            guard let field = TransformField(rawValue: tail) else { return nil }
-            return .transformField(spec, field)
-        default:
-            return nil
+        let shape: GeometryShape
+        switch spec.kind {
+        case .point: shape = .point
+        case .size: shape = .size
+        case .rect: shape = .rect
+        case .transform: shape = .transform
+        default: return nil
         }
+        switch ValueField.named(tail, of: shape) {
+        case let .lanes(offset, width, _)?: return .components(spec, offset: offset, width: width)
+        case let .transform(field)?: return .transformField(spec, field)
+        case nil: return nil
+        }
+    }
+
+    /// A field of a custom key's value (`startPoint.x`): the key before the first dot, no
+    /// built-in property, whose value (`value(key)`) is a point, size, rectangle or transform
+    /// with the field after it; nil otherwise.
+    static func customField(_ path: String, value: (String) -> Any?) -> KeyPathTarget? {
+        guard let dot = path.firstIndex(of: ".") else { return nil }
+        let head = String(path[..<dot])
+        guard PropertyCatalog.spec(head) == nil, let v = value(head), let shape = GeometryShape(of: v),
+              let field = ValueField.named(String(path[path.index(after: dot)...]), of: shape) else { return nil }
+        return .customField(head, field)
     }
 
     /// Whether `path` may be a custom key: a single key that is no built-in property name.

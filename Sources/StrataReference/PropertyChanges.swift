@@ -166,7 +166,7 @@ extension CALayer {
         for runtime in animationRuntimes { runtime.appendFlattened(to: &all) }
         for runtime in all {
             if runtime.effect.property == key { return true }
-            if case .custom(let customKey, _, _, _) = runtime.effect, customKey == key { return true }
+            if case .custom(let customKey, _, _, _, _) = runtime.effect, customKey == key { return true }
         }
         return false
     }

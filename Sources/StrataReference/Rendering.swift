@@ -125,7 +125,7 @@ extension CALayer {
                 if rotates { rotating.append(r) }
             case .transformField(let property, _, _, _), .transformFieldKeyframes(let property, _, _):
                 append(r, property, &fieldOrder, &fieldsByProperty)
-            case .custom(let key, _, _, _):
+            case .custom(let key, _, _, _, _):
                 append(r, key, &customOrder, &customByKey)
             case .object(let property, _, _), .pathPoints(let property, _, _), .objectSteps(let property, _, _):
                 append(r, property, &objectOrder, &objectsByProperty)
@@ -208,10 +208,20 @@ extension CALayer {
             var boxAs: CustomValueType? = nil
             var anyActive = false, anyPending = false
             for r in customByKey[key]! {
-                guard case .custom(_, let type, let kind, _) = r.effect else { continue }
+                guard case .custom(_, let type, let kind, let field, _) = r.effect else { continue }
                 if r.phase == .pending { anyPending = true; continue }
                 guard r.phase == .active else { continue }
                 let v = r.currentComponents()
+                if let field {
+                    // A field (`startPoint.x`) set into the value so far, the model's first.
+                    let width = kind.width
+                    let whole = value ?? customModel(key).flatMap { Boxing.components($0, kind: kind, width: width) }
+                        ?? [Double](repeating: 0, count: width)
+                    if whole.count == width { value = field.writing(v, additive: r.isAdditive, into: whole) }
+                    boxAs = type
+                    anyActive = true
+                    continue
+                }
                 if value == nil {
                     value = customModel(key).flatMap { Boxing.components($0, kind: kind, width: v.count) }
                         ?? [Double](repeating: 0, count: v.count)

@@ -164,6 +164,7 @@ public struct ScriptGenerator {
         // animation's start or past its end.
         case "instanceDelay": return .scalar(pick([0.05, 0.1, 0.25, 0.5, -0.2, number(-0.5...1)]))
         // Fields of a transform (Apple's key-value coding extensions).
+        case "startPoint.x": return .scalar(number(0...1))
         case let k where k.hasSuffix(".translation"): return .size(number(-50...50), number(-50...50))
         case let k where k.contains(".rotation"): return .scalar(number(-3...3))
         case let k where k.contains(".scale"): return .scalar(number(0.2...2))
@@ -181,11 +182,14 @@ public struct ScriptGenerator {
         }
     }
 
-    /// The key paths into transforms the generator uses (Apple's key-value coding extensions:
-    /// `transform.translation` a size, the others numbers).
+    /// The key paths into values the generator uses (Apple's key-value coding extensions:
+    /// `transform.translation` a size, the others numbers), fields of the layer classes' keys
+    /// among them (`startPoint.x` of a gradient, `instanceTransform.rotation.z` of a
+    /// replicator; refused with a diagnostic on other layers, by both engines).
     static let transformFieldKeys = ["transform.rotation.z", "transform.rotation.x", "transform.rotation.y", "transform.rotation",
                                      "transform.scale", "transform.scale.xy", "transform.scale.x", "transform.translation",
-                                     "transform.translation.y", "sublayerTransform.rotation.z", "sublayerTransform.translation"]
+                                     "transform.translation.y", "sublayerTransform.rotation.z", "sublayerTransform.translation",
+                                     "startPoint.x", "instanceTransform.rotation.z", "instanceTransform.translation"]
 
     /// A path of one of three structures (so that two paths often have the same elements and
     /// morph point by point, and sometimes not and switch): a closed quadrilateral, an open

@@ -333,4 +333,97 @@ final class KeyValueCodingExtensionTests: XCTestCase {
             for (a, e) in zip(shown, want) { XCTAssertEqual(a, e, accuracy: 1e-6, "implicit \(g.path): \(shown)") }
         }
     }
+
+    // MARK: Fields of the layer classes' keys and of custom keys
+
+    func test_fieldsOfAGradientsPointsAnimateWithEachKind() throws {
+        let scene = Scene(CAGradientLayer()) { $0.startPoint = CGPoint(x: 0, y: 0.5); $0.endPoint = CGPoint(x: 1, y: 0.5) }
+        let slide = CABasicAnimation(keyPath: "startPoint.x")
+        slide.fromValue = 0
+        slide.toValue = 1
+        slide.duration = 1
+        let bob = CAKeyframeAnimation(keyPath: "endPoint.y")
+        bob.values = [0.5, 1.0, 0.0]
+        bob.duration = 1
+        let diagnostics = StrataDiagnostics.capture {
+            inTransaction { scene.layer.add(slide, forKey: "slide"); scene.layer.add(bob, forKey: "bob") }
+        }
+        XCTAssertEqual(diagnostics.map(\.message), [])
+        scene.frame(at: 0.25)
+        var p = try scene.presented()
+        assertPoint(p.startPoint, 0.25, 0.5, "x animated, y the model's")
+        assertPoint(p.endPoint, 1, 0.75)
+        XCTAssertEqual(numericValue(p.value(forKeyPath: "startPoint.x")) ?? .nan, 0.25, accuracy: 1e-12)
+        scene.frame(at: 2)
+        p = try scene.presented()
+        assertPoint(p.startPoint, 0, 0.5, "over: the model")
+        // A spring on a field.
+        let s = CASpringAnimation(keyPath: "startPoint.y")
+        s.stiffness = 100
+        s.damping = 10
+        s.fromValue = 0.5
+        s.toValue = 1.5
+        s.duration = 2
+        inTransaction { scene.layer.add(s, forKey: "spring") }
+        scene.frame(at: 2.3)
+        let w0 = 10.0, zeta = 0.5, wd = w0 * (1 - zeta * zeta).squareRoot()
+        let progress = 1 - exp(-zeta * w0 * 0.3) * (cos(wd * 0.3) + zeta * w0 / wd * sin(wd * 0.3))
+        assertPoint(try scene.presented().startPoint, 0, 0.5 + progress, accuracy: 1e-9)
+    }
+
+    func test_aFieldSetByKeyPathRunsTheKeysImplicitAnimation() throws {
+        let gradient = CAGradientLayer()
+        withActionsDisabled { gradient.startPoint = CGPoint(x: 0, y: 0.5) }
+        let renderer = CARenderer(layer: gradient)
+        renderer.renderFrame(atTime: 0)
+        CATransaction.begin()
+        CATransaction.setAnimationDuration(1)
+        CATransaction.setAnimationTimingFunction(CAMediaTimingFunction(name: .linear))
+        gradient.setValue(0.8, forKeyPath: "startPoint.x")
+        CATransaction.commit()
+        XCTAssertEqual(gradient.startPoint, CGPoint(x: 0.8, y: 0.5), "the model at once")
+        XCTAssertEqual(animationKeys(of: gradient), ["startPoint"], "the key's own implicit animation")
+        renderer.renderFrame(atTime: 0.5)
+        assertPoint(try XCTUnwrap(gradient.presentation()).startPoint, 0.4, 0.5, accuracy: 1e-12)
+        let bad = StrataDiagnostics.capture { gradient.setValue(CGPoint.zero, forKeyPath: "startPoint.x") }
+        XCTAssertEqual(bad.map(\.code), [.wrongValueType])
+        XCTAssertEqual(gradient.startPoint, CGPoint(x: 0.8, y: 0.5))
+    }
+
+    func test_fieldsOfAReplicatorsInstanceTransformAnimate() throws {
+        let scene = Scene(CAReplicatorLayer()) { $0.instanceTransform = CATransform3DMakeTranslation(10, 0, 0) }
+        let turn = CABasicAnimation(keyPath: "instanceTransform.rotation.z")
+        turn.toValue = 1.0
+        turn.duration = 1
+        let step = CAKeyframeAnimation(keyPath: "instanceTransform.translation")
+        step.values = [CGSize(width: 10, height: 0), NSValue(cgSize: CGSize(width: 30, height: 20))]
+        step.duration = 1
+        inTransaction {
+            scene.layer.add(turn, forKey: "turn")
+            scene.layer.add(step, forKey: "step")
+        }
+        scene.frame(at: 0.5)
+        var expected = CATransform3DMakeRotation(0.5, 0, 0, 1)
+        expected.m41 = 20
+        expected.m42 = 10
+        assertTransform(try scene.presented().instanceTransform, expected, "both fields, in add order", accuracy: 1e-9)
+    }
+
+    func test_fieldsOfAnApplicationsCustomKeyAnimateAndKeepItsType() throws {
+        let scene = Scene(CALayer()) { $0.setValue(NSValue(cgRect: CGRect(x: 0, y: 0, width: 10, height: 20)), forKey: "hotArea") }
+        let grow = CABasicAnimation(keyPath: "hotArea.size.width")
+        grow.toValue = 30
+        grow.duration = 1
+        inTransaction { scene.layer.add(grow, forKey: "grow") }
+        scene.frame(at: 0.5)
+        let shown = try XCTUnwrap(try scene.presented().value(forKey: "hotArea"))
+        XCTAssertTrue(type(of: shown) is NSValue.Type, "an NSValue, as the model: \(type(of: shown))")
+        XCTAssertEqual((shown as? NSValue)?.cgRectValue, CGRect(x: 0, y: 0, width: 20, height: 20))
+        let refused = StrataDiagnostics.capture {
+            let a = CABasicAnimation(keyPath: "hotArea.depth")
+            a.toValue = 1
+            inTransaction { scene.layer.add(a, forKey: "depth") }
+        }
+        XCTAssertEqual(refused.map(\.code), [.unknownKeyPath], "a rectangle has no depth")
+    }
 }

@@ -131,6 +131,8 @@ extension EngineContext {
             target = r.target
         } else if !path.contains("."), PropertyTable.idsByName[path] == nil {
             target = .custom(KeyInterner.id(path))
+        } else if let r = KeyPathResolver.customField(path, value: { layer.customModel($0.raw) }) {
+            target = r.target
         } else {
             StrataDiagnostics.emit(.unknownKeyPath,
                 "\(type(of: a)) keyPath \"\(path)\" names no animatable property of \(type(of: layer)); animation not added")
@@ -195,6 +197,22 @@ extension EngineContext {
                                  additive: b.isAdditive, cumulative: b.isCumulative)
             d.customKey = key.raw; d.customType = type; d.kind = k
             return .custom(d)
+        case (.customField(let key, let field), let b as CABasicAnimation):
+            guard let (d, current, model) = customFieldParts(layer, key, field) else { return nil }
+            guard let (from, to) = basicEndpoints(b, kind: kind, width: field.width, changing: current.changing,
+                                                  current: { current.lanes }, model: { model }) else { return nil }
+            d.from = from
+            d.delta = zip(to, from).map { $0 - $1 }
+            d.additive = b.isAdditive
+            d.cumulative = b.isCumulative
+            return .custom(d)
+        case (.customField(let key, let field), let k as CAKeyframeAnimation):
+            guard let (d, _, _) = customFieldParts(layer, key, field),
+                  let compiled = KeyframeCompiler.compile(k, kind: kind, width: field.width, timings: timings) else { return nil }
+            d.keyframes = compiled
+            d.additive = k.isAdditive
+            d.cumulative = k.isCumulative
+            return .custom(d)
         case (.transformField(let p, let field), let k as CAKeyframeAnimation):
             // Numbers (sizes, for `translation`), one per key time, set into the field frame by frame.
             guard let compiled = KeyframeCompiler.compile(k, kind: kind, width: field.width, timings: timings) else { return nil }
@@ -219,6 +237,21 @@ extension EngineContext {
                 "\(type(of: a)) on \"\(path)\" is not supported (keyframes animate lane properties and their components); animation not added")
             return nil
         }
+    }
+
+    /// An animation of `field` of custom key `key`: its value (the key's type, the whole
+    /// value's lanes and the field), the field's current lanes (the value before the change in
+    /// flight, else what is shown) and its model lanes.
+    private func customFieldParts(_ layer: CALayer, _ key: PropertyID, _ field: ValueField)
+        -> (DerivedValue, current: (lanes: [Double], changing: Bool), model: [Double])? {
+        guard let model = layer.customModel(key.raw), let (type, kind, width) = CustomValueType.of(model),
+              let modelLanes = LaneValue.lanes(model, kind: kind, width: width) else { return nil }
+        let inFlight = customInFlight.flatMap { $0.row == layer.row && $0.key == key.raw ? $0 : nil }
+        let current = (inFlight.map { $0.old } ?? layer.currentCustom(key.raw)).flatMap { LaneValue.lanes($0, kind: kind, width: width) }
+            ?? modelLanes
+        let d = DerivedValue(field: nil, from: [], delta: [], additive: false, cumulative: false)
+        d.customKey = key.raw; d.customType = type; d.kind = kind; d.subField = field; d.wholeWidth = width
+        return (d, (field.part(of: current), inFlight != nil), field.part(of: modelLanes))
     }
 
     /// The object an animation of `p` starts from: what the layer shows once committed (a
@@ -371,8 +404,8 @@ extension EngineContext {
             | (object?.delegate != nil ? RecordFlags.hasDelegate : 0)
         let id = animations.newRecord(r, object: object)
         animations.derivedValues[id] = d
-        if d.width > animations.widestCustom { animations.widestCustom = d.width }
-        if kind == .custom && d.keyframes == nil && d.from.count == d.delta.count && d.from.count > 0 {
+        if max(d.width, d.wholeWidth) > animations.widestCustom { animations.widestCustom = max(d.width, d.wholeWidth) }
+        if kind == .custom && d.keyframes == nil && d.subField == nil && d.from.count == d.delta.count && d.from.count > 0 {
             // A basic animation of a custom key: a slot of the custom track of its width,
             // written directly while it is the key's only animation (and replaces).
             let others = demoteCustomSlots(row: row, key: d.customKey)

@@ -331,6 +331,18 @@ extension EngineContext {
                     let p = timings.progress[e] + k
                     for c in 0..<n { v[c] = d.from[c] + d.delta[c] * p }
                 }
+                if let f = d.subField {
+                    // A field (`startPoint.x`): written into the value so far, the model's
+                    // when it is the first.
+                    if width == 0 {
+                        width = d.wholeWidth
+                        if layer.customModel(key).flatMap({ LaneValue.write($0, kind: d.kind, width: width, into: value) }) != width {
+                            for c in 0..<width { value[c] = 0 }
+                        }
+                    }
+                    if width == d.wholeWidth { f.write(v, additive: d.additive, into: value) }
+                    continue
+                }
                 if width == 0 {
                     width = n
                     // The model value is the base only of an additive first animation (a

@@ -12,6 +12,9 @@ struct ResolvedKeyPath: Equatable {
         case frame
         /// A key set with `setValue(_:forKey:)` that is not a built-in property.
         case custom(PropertyID)
+        /// A field of a custom key's point, size, rectangle or transform
+        /// (`startPoint.x`, `instanceTransform.rotation.z`).
+        case customField(PropertyID, ValueField)
     }
     let target: Target
     /// The property the action lookup and animation replacement use (`position` for
@@ -20,7 +23,7 @@ struct ResolvedKeyPath: Equatable {
         switch target {
         case .lanes(let p, _, _), .transformField(let p, _), .object(let p): return p
         case .frame: return .frame
-        case .custom: return nil
+        case .custom, .customField: return nil
         }
     }
     /// The value kind of the addressed part.
@@ -34,14 +37,17 @@ struct ResolvedKeyPath: Equatable {
             return k
         case .transformField(_, let f): return f == .translation ? .size : .cgFloat
         case .object, .frame, .custom: return .object
+        case .customField(_, let f): return ValueKind.of(f)
         }
     }
 }
 
-enum KeyPathResolver {
-    private static let pointFields = ["x": 0, "y": 1]
-    private static let sizeFields = ["width": 0, "height": 1]
+extension ValueKind {
+    /// The kind of a field's value: a number, a point or a size.
+    static func of(_ f: ValueField) -> ValueKind { f.width == 1 ? .cgFloat : f.isSize ? .size : .point }
+}
 
+enum KeyPathResolver {
     /// Resolves `path` for a layer of the given shape-ness; nil if it names nothing.
     static func resolve(_ path: String, isShape: Bool) -> ResolvedKeyPath? {
         if let p = PropertyTable.idsByName[path] {
@@ -58,28 +64,32 @@ enum KeyPathResolver {
         guard let p = PropertyTable.idsByName[head] else { return nil }
         let info = PropertyTable[p]
         if info.shapeOnly && !isShape { return nil }
+        let shape: GeometryShape
         switch info.kind {
-        case .point:
-            guard let o = pointFields[tail] else { return nil }
-            return ResolvedKeyPath(target: .lanes(p, offset: o, width: 1))
-        case .size:
-            guard let o = sizeFields[tail] else { return nil }
-            return ResolvedKeyPath(target: .lanes(p, offset: o, width: 1))
-        case .rect:
-            switch tail {
-            case "origin": return ResolvedKeyPath(target: .lanes(p, offset: 0, width: 2))
-            case "size": return ResolvedKeyPath(target: .lanes(p, offset: 2, width: 2))
-            case "origin.x": return ResolvedKeyPath(target: .lanes(p, offset: 0, width: 1))
-            case "origin.y": return ResolvedKeyPath(target: .lanes(p, offset: 1, width: 1))
-            case "size.width": return ResolvedKeyPath(target: .lanes(p, offset: 2, width: 1))
-            case "size.height": return ResolvedKeyPath(target: .lanes(p, offset: 3, width: 1))
-            default: return nil
-            }
-        case .transform:
-            guard let f = TransformField(rawValue: tail) else { return nil }
-            return ResolvedKeyPath(target: .transformField(p, f))
-        default:
-            return nil
+        case .point: shape = .point
+        case .size: shape = .size
+        case .rect: shape = .rect
+        case .transform: shape = .transform
+        default: return nil
         }
+        switch ValueField.named(tail, of: shape) {
+        case let .lanes(offset, width, _)?: return ResolvedKeyPath(target: .lanes(p, offset: offset, width: width))
+        case let .transform(f)?: return ResolvedKeyPath(target: .transformField(p, f))
+        case nil: return nil
+        }
+    }
+
+    /// A field of a custom key's value (`startPoint.x` of a gradient layer's start point,
+    /// `instanceTransform.rotation.z`): the key before the first dot, not a built-in
+    /// property, whose value (`value(key)`, the model's or the class's default) is a point,
+    /// size, rectangle or transform with the field after it. nil otherwise.
+    static func customField(_ path: String, value: (PropertyID) -> Any?) -> ResolvedKeyPath? {
+        guard let dot = path.firstIndex(of: ".") else { return nil }
+        let head = String(path[..<dot])
+        guard PropertyTable.idsByName[head] == nil else { return nil }
+        let key = KeyInterner.id(head)
+        guard let v = value(key), let shape = GeometryShape(of: v),
+              let f = ValueField.named(String(path[path.index(after: dot)...]), of: shape) else { return nil }
+        return ResolvedKeyPath(target: .customField(key, f))
     }
 }

@@ -33,8 +33,15 @@ extension CALayer {
         }
         guard let r = KeyPathResolver.resolve(keyPath, isShape: self is CAShapeLayer) else {
             if !keyPath.contains("."), PropertyTable.idsByName[keyPath] == nil {
-                let id = KeyInterner.id(keyPath).raw
-                return row >= 0 ? customModel(id) : copiedObject(id) ?? type(of: self).defaultValue(forKey: keyPath)
+                return ownCustom(KeyInterner.id(keyPath))
+            }
+            if let r = KeyPathResolver.customField(keyPath, value: ownCustom), case let .customField(key, f) = r.target,
+               let whole = ownCustom(key), let (_, kind, width) = CustomValueType.of(whole),
+               let lanes = LaneValue.lanes(whole, kind: kind, width: width) {
+                return withUnsafeTemporaryAllocation(of: Double.self, capacity: 2) { out in
+                    lanes.withUnsafeBufferPointer { f.read($0.baseAddress!, into: out.baseAddress!) }
+                    return f.box(out.baseAddress!)
+                }
             }
             StrataDiagnostics.emit(.unknownKeyPath, "value(forKeyPath: \"\(keyPath)\"): no such key path on \(type(of: self))")
             return nil
@@ -56,7 +63,14 @@ extension CALayer {
         case .object(let p): return readObject(p)
         case .frame: return frame
         case .custom(let k): return customModel(k.raw)
+        case .customField: return nil
         }
+    }
+
+    /// This layer's own value of custom key `key`: the model's, or a copy's (the class's
+    /// default when it holds none).
+    private func ownCustom(_ key: PropertyID) -> Any? {
+        row >= 0 ? customModel(key.raw) : copiedObject(key.raw) ?? type(of: self).defaultValue(forKey: KeyInterner.name(key))
     }
 
     /// `setValue(_:forKeyPath:)`: refuses what does not fit, then writes and runs the action.
@@ -77,6 +91,9 @@ extension CALayer {
                 guard toolboxAccepts(keyPath, value) else { return refuseType(keyPath, value) }
                 context.setCustom(self, KeyInterner.id(keyPath), value)
                 return
+            }
+            if let r = KeyPathResolver.customField(keyPath, value: { self.customModel($0.raw) }), case let .customField(key, f) = r.target {
+                return setCustomField(key, f, value, keyPath)
             }
             StrataDiagnostics.emit(.unknownKeyPath, "setValue(_:forKeyPath: \"\(keyPath)\"): no such key path on \(type(of: self)); nothing changed")
             return
@@ -107,6 +124,23 @@ extension CALayer {
             frame = f
         case .custom(let k):
             context.setCustom(self, k, value)
+        case .customField:
+            break
         }
+    }
+
+    /// `setValue(_:forKeyPath: "startPoint.x")`: the custom key's value with the field
+    /// replaced, set as the key's (its action runs, as for the whole key), boxed as the value
+    /// the key held (a point stays a point, an NSValue an NSValue).
+    private func setCustomField(_ key: PropertyID, _ f: ValueField, _ value: Any?, _ keyPath: String) {
+        guard let whole = customModel(key.raw), let (type, kind, width) = CustomValueType.of(whole),
+              var lanes = LaneValue.lanes(whole, kind: kind, width: width) else { return refuseType(keyPath, value) }
+        guard let field = LaneValue.lanes(value, kind: ValueKind.of(f), width: f.width) else { return refuseType(keyPath, value) }
+        guard field.allSatisfy(\.isFinite) else {
+            StrataDiagnostics.emit(.nonFiniteValue, "\(keyPath) = \(field) must be finite; unchanged")
+            return
+        }
+        lanes.withUnsafeMutableBufferPointer { l in field.withUnsafeBufferPointer { f.write($0.baseAddress!, additive: false, into: l.baseAddress!) } }
+        context.setCustom(self, key, type.box(lanes))
     }
 }

@@ -292,6 +292,10 @@ final class DerivedValue {
     var cumulative: Bool
     /// Keyframes of a custom key or a transform field (from/delta unused then).
     var keyframes: CompiledKeyframes? = nil
+    /// A custom key's field the animation drives (`startPoint.x`), within a whole value of
+    /// `wholeWidth` lanes; nil: the whole value.
+    var subField: ValueField? = nil
+    var wholeWidth = 0
 
     init(field: TransformField?, from: [Double], delta: [Double], additive: Bool, cumulative: Bool) {
         self.field = field
