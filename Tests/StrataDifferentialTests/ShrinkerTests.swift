@@ -130,8 +130,11 @@ final class ToolboxGenerationTests: XCTestCase {
                 }
                 return false
             }
+            // The engines compared on the first 80 that reach them (the reach counted over all
+            // 400; the fuzzer compares them by the hundred thousand).
             guard reaches else { continue }
             scripts += 1
+            guard scripts <= 80 else { continue }
             let (fast, reference) = Differential.traces(s)
             XCTAssertNil(TraceComparison.firstDifference(fast, reference), "seed \(seed)")
         }
