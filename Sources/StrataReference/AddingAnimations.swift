@@ -37,12 +37,20 @@ extension ReferenceEngine {
         -> (CustomValueType, ValueKind, model: [Double], current: [Double])? {
         guard let model = layer.customModel(key), let (type, kind, width) = CustomValueType.of(model),
               let modelComponents = Boxing.components(model, kind: kind, width: width) else { return nil }
-        var currentValue: Any? = layer.isCommitted ? layer.presentedCustom[key] ?? model : model
+        let current = currentCustomComponents(layer, key, kind: kind, width: width, model: modelComponents)
+        return (type, kind, field.part(of: modelComponents), field.part(of: current))
+    }
+
+    /// The components a custom key's animation starts from: the value before the change in
+    /// flight, else what is shown (the class's default where nothing is); the model's when
+    /// neither fits.
+    func currentCustomComponents(_ layer: CALayer, _ key: String, kind: ValueKind, width: Int, model: [Double]) -> [Double] {
+        var currentValue: Any? = layer.isCommitted ? layer.presentedCustom[key] ?? type(of: layer).defaultValue(forKey: key)
+            : layer.customModel(key)
         if let change = changeInFlight, change.layer == ObjectIdentifier(layer), change.key == key {
             currentValue = change.oldObject
         }
-        let current = currentValue.flatMap { Boxing.components($0, kind: kind, width: width) } ?? modelComponents
-        return (type, kind, field.part(of: modelComponents), field.part(of: current))
+        return currentValue.flatMap { Boxing.components($0, kind: kind, width: width) } ?? model
     }
 
     /// The built-in implicit animation of a property change: a CABasicAnimation from the old
@@ -193,12 +201,7 @@ extension ReferenceEngine {
                   let (type, kind, width) = CustomValueType.of(sample) else { return refuseCustom(path) }
             let modelComponents = model.flatMap { Boxing.components($0, kind: kind, width: width) }
                 ?? [Double](repeating: 0, count: width)
-            var currentValue: Any? = layer.isCommitted ? layer.presentedCustom[key] ?? Swift.type(of: layer).defaultValue(forKey: key) : model
-            if let change = changeInFlight, change.layer == ObjectIdentifier(layer), change.key == key {
-                currentValue = change.oldObject
-            }
-            let currentComponents = currentValue.flatMap { Boxing.components($0, kind: kind, width: width) }
-                ?? modelComponents
+            let currentComponents = currentCustomComponents(layer, key, kind: kind, width: width, model: modelComponents)
             guard let (from, to) = endpoints(of: basic, kind: kind, width: width, changing: isChanging(layer, key),
                                              current: { currentComponents }, model: { modelComponents }) else { return nil }
             return .custom(key: key, type: type, kind: kind, field: nil, .endpoints(from: from, to: to))

@@ -188,11 +188,9 @@ extension EngineContext {
                 return nil
             }
             let modelLanes = model.flatMap { LaneValue.lanes($0, kind: k, width: width) } ?? [Double](repeating: 0, count: width)
-            let inFlight = customInFlight.flatMap { $0.row == row && $0.key == key.raw ? $0 : nil }
-            let current = inFlight.map { $0.old } ?? layer.currentCustom(key.raw)
-            let currentLanes = current.flatMap { LaneValue.lanes($0, kind: k, width: width) } ?? modelLanes
-            guard let (from, to) = basicEndpoints(b, kind: k, width: width, changing: inFlight != nil,
-                                                  current: { currentLanes }, model: { modelLanes }) else { return nil }
+            let current = currentCustomLanes(layer, key, kind: k, width: width, model: modelLanes)
+            guard let (from, to) = basicEndpoints(b, kind: k, width: width, changing: current.changing,
+                                                  current: { current.lanes }, model: { modelLanes }) else { return nil }
             let d = DerivedValue(field: nil, from: from, delta: zip(to, from).map { $0 - $1 },
                                  additive: b.isAdditive, cumulative: b.isCumulative)
             d.customKey = key.raw; d.customType = type; d.kind = k
@@ -246,12 +244,19 @@ extension EngineContext {
         -> (DerivedValue, current: (lanes: [Double], changing: Bool), model: [Double])? {
         guard let model = layer.customModel(key.raw), let (type, kind, width) = CustomValueType.of(model),
               let modelLanes = LaneValue.lanes(model, kind: kind, width: width) else { return nil }
-        let inFlight = customInFlight.flatMap { $0.row == layer.row && $0.key == key.raw ? $0 : nil }
-        let current = (inFlight.map { $0.old } ?? layer.currentCustom(key.raw)).flatMap { LaneValue.lanes($0, kind: kind, width: width) }
-            ?? modelLanes
+        let current = currentCustomLanes(layer, key, kind: kind, width: width, model: modelLanes)
         let d = DerivedValue(field: nil, from: [], delta: [], additive: false, cumulative: false)
         d.customKey = key.raw; d.customType = type; d.kind = kind; d.subField = field; d.wholeWidth = width
-        return (d, (field.part(of: current), inFlight != nil), field.part(of: modelLanes))
+        return (d, (field.part(of: current.lanes), current.changing), field.part(of: modelLanes))
+    }
+
+    /// The lanes a custom key's animation starts from: the value before the change in flight
+    /// (`changing`), else what is shown; the model's when neither fits.
+    private func currentCustomLanes(_ layer: CALayer, _ key: PropertyID, kind: ValueKind, width: Int,
+                                    model: [Double]) -> (lanes: [Double], changing: Bool) {
+        let inFlight = customInFlight.flatMap { $0.row == layer.row && $0.key == key.raw ? $0 : nil }
+        let current = inFlight.map { $0.old } ?? layer.currentCustom(key.raw)
+        return (current.flatMap { LaneValue.lanes($0, kind: kind, width: width) } ?? model, inFlight != nil)
     }
 
     /// The object an animation of `p` starts from: what the layer shows once committed (a
