@@ -83,7 +83,7 @@ let package = Package(
         // The harness: registration on Google Benchmark, frame-time recorder, counts; re-exports
         // the model and the history.
         .target(name: "StrataBench",
-                dependencies: ["StrataReportModel", "StrataHistory", "CGoogleBenchmark", "CAllocationCounter", "CCallgrind",
+                dependencies: ["StrataReportModel", "StrataHistory", "StrataScript", "CGoogleBenchmark", "CAllocationCounter", "CCallgrind",
                                .product(name: "Histogram", package: "hdrhistogram-swift")],
                 swiftSettings: release),
         // The benchmark definitions: suites and scenes on the fast engine ...

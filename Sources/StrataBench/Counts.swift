@@ -106,7 +106,11 @@ public enum Counts {
 
     /// Runs `executable arguments` under callgrind with its cache simulation (address-space
     /// randomisation off, deterministic hashing) and returns the counts per dump name.
-    public static func callgrind(executable: String, arguments: [String], scratch: URL) throws -> [String: CallgrindCounts] {
+    /// `options` go to callgrind before the executable. Lines the counted process writes
+    /// starting with `progressPrefix` are handed to `progress` as they come (the rest is kept
+    /// for the error message). Dumps of the same name are added.
+    public static func callgrind(executable: String, arguments: [String], scratch: URL, options: [String] = [],
+                                 progress: ((String) -> Void)? = nil) throws -> [String: CallgrindCounts] {
         try? FileManager.default.removeItem(at: scratch)
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         let out = scratch.appendingPathComponent("callgrind.out")
@@ -120,23 +124,43 @@ public enum Counts {
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         p.environment = countingEnvironment(ProcessInfo.processInfo.environment)
         p.arguments = ["setarch", "x86_64", "-R", "valgrind", "--tool=callgrind", "--collect-atstart=no",
-                       "--cache-sim=yes"] + simulatedCaches + ["--callgrind-out-file=\(out.path)", stripped.path] + arguments
+                       "--cache-sim=yes"] + simulatedCaches + options + ["--callgrind-out-file=\(out.path)", stripped.path] + arguments
         let log = Pipe()
         p.standardOutput = log
         p.standardError = log
         try p.run()
-        let text = String(decoding: log.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        var text = ""
+        var pending = Data()
+        while true {
+            let chunk = log.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            pending.append(chunk)
+            while let nl = pending.firstIndex(of: 10) {
+                let line = String(decoding: pending[pending.startIndex..<nl], as: UTF8.self)
+                pending.removeSubrange(pending.startIndex...nl)
+                if let progress, line.hasPrefix(progressPrefix) { progress(String(line.dropFirst(progressPrefix.count))) } else { text += line + "\n" }
+            }
+        }
+        text += String(decoding: pending, as: UTF8.self)
         p.waitUntilExit()
         guard p.terminationStatus == 0 else {
             throw BenchmarkError("callgrind run failed (status \(p.terminationStatus)):\n\(text.suffix(2000))")
         }
         var counts: [String: CallgrindCounts] = [:]
         for file in try FileManager.default.contentsOfDirectory(atPath: scratch.path) where file.hasPrefix("callgrind.out") {
-            let dump = try String(contentsOf: scratch.appendingPathComponent(file), encoding: .utf8)
-            if let (name, c) = parseDump(dump) { counts[name] = c }
+            // The header (events, summary) is enough; the whole dump only when it has no summary.
+            let url = scratch.appendingPathComponent(file)
+            let head = try FileHandle(forReadingFrom: url)
+            let top = String(decoding: head.readData(ofLength: 65_536), as: UTF8.self)
+            try? head.close()
+            guard let (name, c) = try parseDump(top, summaryOnly: true) ?? parseDump(String(contentsOf: url, encoding: .utf8)) else { continue }
+            counts[name] = counts[name].map { $0 + c } ?? c
         }
         return counts
     }
+
+    /// What a counted process starts a progress line with (see `callgrind`).
+    public static let progressPrefix = "[count-progress] "
 
     /// The counted process's whole environment: fixed, whatever the shell's. The environment
     /// sits on the initial stack, so another PATH or one more variable moves every stack
@@ -162,15 +186,16 @@ public enum Counts {
     /// (`desc: Trigger: Client Request: NAME`, the `events:` line naming the columns, and the
     /// `summary:`/`totals:` line, whose trailing zero columns callgrind omits). Without an
     /// `events:` line the one column is `Ir`.
-    static func parseDump(_ text: String) -> (String, CallgrindCounts)? {
+    static func parseDump(_ text: String, summaryOnly: Bool = false) -> (String, CallgrindCounts)? {
         var name: String?, totals: [UInt64]?
         var events = ["Ir"]
         for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
+            if summaryOnly && totals != nil { break }
             if line.hasPrefix("desc: Trigger: Client Request: ") {
                 name = String(line.dropFirst("desc: Trigger: Client Request: ".count))
             } else if line.hasPrefix("events:") {
                 events = line.dropFirst("events:".count).split(separator: " ").map(String.init)
-            } else if line.hasPrefix("summary:") || (totals == nil && line.hasPrefix("totals:")) {
+            } else if line.hasPrefix("summary:") || (!summaryOnly && totals == nil && line.hasPrefix("totals:")) {
                 let values = line.split(separator: " ").dropFirst().map { UInt64($0) }
                 guard !values.isEmpty, !values.contains(nil) else { return nil }
                 totals = values.compactMap { $0 }

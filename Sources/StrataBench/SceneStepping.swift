@@ -107,11 +107,17 @@ public struct SceneRunSettings {
     public var strategy: String?
     /// The name the result is reported under (default: the scene's name).
     public var label: String?
+    /// Counts the frames instead of timing them (nil: timed). A counted run renders on one
+    /// thread, so the render worker's spin-wait is never counted and its share of the work is
+    /// counted on the rendering thread; it takes no memory samples and records no player.
+    public var counter: SceneFrameCounter?
     /// Settings as given (the defaults: the scene's full run, the engine's strategy, its name).
-    public init(quick: Bool = false, frames: Int? = nil, strategy: String? = nil, label: String? = nil) {
+    public init(quick: Bool = false, frames: Int? = nil, strategy: String? = nil, label: String? = nil,
+                counter: SceneFrameCounter? = nil) {
         self.quick = quick
         self.frames = frames
         self.strategy = strategy
         self.label = label
+        self.counter = counter
     }
 }

@@ -27,8 +27,12 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Skip the callgrind and malloc counts.") var noCounts = false
     @Option(help: "Heap placements each counted body is counted under by callgrind; its figures are the median placement's (1 counts as laid out, quickly, without a range).")
     var countLayouts = Counts.defaultLayouts
-    @Flag(help: "Only the deterministic counts (of the chosen suites' counted bodies matching --filter): no timings, no scenes.")
+    @Flag(help: "Only the deterministic counts (of the chosen suites' counted bodies and the selected scenes, matching --filter): no timings.")
     var countsOnly = false
+    @Option(help: ArgumentHelp("Frames of each scene counted under callgrind, after its warm-up (at most the scene's frames). Default: 100, fewer for trees over 20,000 layers (2 million layer-frames, at least 10).", valueName: "n"))
+    var countFrames: Int?
+    @Option(help: "Heap placements each scene is counted under by callgrind; its per-frame figures are the median placement's.")
+    var countSceneLayouts = SceneCounts.defaultLayouts
     @Flag(inversion: .prefixedNo, help: "Write each scene's player beside the report (OUT.player-SCENE.html), linked from it.")
     var players = true
     @Option(name: .customLong("scene"), help: ArgumentHelp("A scene file or a built-in scene to time (repeatable). Without --suite only the scenes run.", valueName: "file"))
@@ -39,6 +43,8 @@ struct RunCommand: ParsableCommand {
 
     func validate() throws {
         guard (1...15).contains(countLayouts) else { throw ValidationError("--count-layouts must be in 1...15") }
+        if let f = countFrames, f < 1 { throw ValidationError("--count-frames must be at least 1") }
+        guard (1...15).contains(countSceneLayouts) else { throw ValidationError("--count-scene-layouts must be in 1...15") }
         for s in suites where !Catalog.suites.contains(s) {
             throw ValidationError("unknown suite '\(s)'; suites: \(Catalog.suites.joined(separator: ", "))")
         }
@@ -96,17 +102,17 @@ struct RunCommand: ParsableCommand {
 
         // 3. Frame-time scenes.
         var scenes: [SceneResult] = []
+        let re = try filter.map { try NSRegularExpression(pattern: $0) }
+        // Scenes go by `scene/NAME` under --filter.
+        func selects(_ name: String) -> Bool {
+            let full = "scene/\(name)"
+            return re.map { $0.firstMatch(in: full, range: NSRange(full.startIndex..., in: full)) != nil } ?? true
+        }
+        let selected = programs.filter { selects($0.name) }
+        let selectedSwift = swiftScenes.filter { selects($0.name) }
         do {
-            let re = try filter.map { try NSRegularExpression(pattern: $0) }
-            // Scenes go by `scene/NAME` under --filter.
-            func selects(_ name: String) -> Bool {
-                let full = "scene/\(name)"
-                return re.map { $0.firstMatch(in: full, range: NSRange(full.startIndex..., in: full)) != nil } ?? true
-            }
-            let selected = programs.filter { selects($0.name) }
-            let selectedSwift = swiftScenes.filter { selects($0.name) }
             // A scene named with --scene that --filter leaves out is said, not dropped in silence.
-            if let filter, !countsOnly {
+            if let filter {
                 for n in programs.prefix(files.count).map(\.name) + swiftNamed.map(\.name) where !selects(n) {
                     let w = "--scene \(n) not run: --filter '\(filter)' does not match scene/\(n) (the filter selects scenes too; add |scene/\(n) to it)"
                     warnings.append(w)
@@ -127,6 +133,11 @@ struct RunCommand: ParsableCommand {
                     && (re.map { $0.firstMatch(in: c.name, range: NSRange(c.name.startIndex..., in: c.name)) != nil } ?? true)
             }
             counts = try countAll(counted, layouts: countLayouts, warnings: &warnings)
+        }
+        // 5. The scenes' deterministic frame cost.
+        if !noCounts {
+            let runs = try SceneCounting.runs(selected, selectedSwift, options: sceneOptions, frames: countFrames, warnings: &warnings)
+            counts += try SceneCounting.count(runs, layouts: countSceneLayouts, warnings: &warnings)
         }
 
         let options = RunOptions(quick: quick, suites: chosen, filter: filter, repetitions: reps, minTime: minTime,

@@ -63,6 +63,11 @@ final class SwiftSceneRun: SceneStepping {
     func setUp() throws {
         try thread.sync { [self] in
             if let s = settings.strategy.flatMap(ActionLookupStrategy.init(rawValue:)) { StrataEngine.actionLookupStrategy = s }
+            if let counter = settings.counter {
+                StrataEngine.renderThreads = 1
+                counter.setUpBegins()
+            }
+            defer { settings.counter?.setUpEnds() }
             let root = CALayer()
             let renderer = CARenderer(layer: root)
             CATransaction.begin()
@@ -84,6 +89,32 @@ final class SwiftSceneRun: SceneStepping {
     func frame(_ f: Int) throws {
         try thread.sync { [self] in
             guard let root, let renderer else { throw BenchmarkError("scene \(label): not set up") }
+            if let counter = settings.counter {
+                // Counted, not timed: the scene's code is the setters phase (its own commits
+                // included), then the frame's phases.
+                let t = Double(f + 1) / scene.framesPerSecond
+                guard f >= scene.warmupFrames else {
+                    scene.frame(f, root)
+                    renderer.beginFrame(atTime: t)
+                    renderer.render()
+                    withExtendedLifetime(renderer.snapshot()) {}
+                    renderer.endFrame()
+                    return
+                }
+                counter.beginFrame(f - scene.warmupFrames)
+                scene.frame(f, root)
+                counter.enter(.commit)
+                renderer.beginFrame(atTime: t)
+                counter.enter(.render)
+                renderer.render()
+                counter.enter(.snapshot)
+                let snapshot = renderer.snapshot()
+                counter.enter(.endFrame)
+                renderer.endFrame()
+                counter.endFrame()
+                withExtendedLifetime(snapshot) {}
+                return
+            }
             if f == scene.warmupFrames || (f > scene.warmupFrames && (f - scene.warmupFrames) % max(1, timed / 10) == 0) { sample(f) }
             let t = Double(f + 1) / scene.framesPerSecond
             let t0 = DispatchTime.now().uptimeNanoseconds
@@ -116,6 +147,7 @@ final class SwiftSceneRun: SceneStepping {
             CATransaction.flush()
             root = nil
             renderer = nil
+            settings.counter?.runEnds()
             var result = recorder.result(name: label, layers: layers, warmupFrames: scene.warmupFrames, description: scene.description)
             result.memory = memory
             result.scene = scene.name

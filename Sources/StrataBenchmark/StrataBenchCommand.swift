@@ -11,7 +11,7 @@ public struct StrataBenchCommand: ParsableCommand {
         abstract: "Times commits, action lookups, per-frame evaluation, scenes and large trees on Google Benchmark.",
         subcommands: [RunCommand.self, ListCommand.self, CompareCommand.self, AbCommand.self, ReportCommand.self, MergeCommand.self, ProfileCommand.self, ProfileDiffCommand.self,
                       SceneCommand.self, StressCommand.self, SoakCommand.self, LimitsCommand.self, HistoryCommand.self,
-                      CountWorker.self],
+                      CountWorker.self, CountScenesWorker.self],
         defaultSubcommand: RunCommand.self)
 
     public init() {}

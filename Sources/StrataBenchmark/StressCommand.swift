@@ -17,7 +17,9 @@ struct StressCommand: ParsableCommand {
         under a uniformly chosen earlier one), gives --animated of its layers a repeating explicit \
         animation, and every frame makes --changes-per-frame implicit property changes on random layers. \
         Reports p50/p90/p99/p99.9/max, the shares within the 60 and 120 Hz budgets, the hitch ratio, \
-        bytes per layer and the stores' growth, into the JSON and HTML report (--out).
+        bytes per layer and the stores' growth, and the frames' deterministic cost (callgrind instructions \
+        and estimated cycles per frame, by phase, and mallocs per frame; --no-counts skips it), into the \
+        JSON and HTML report (--out), which `compare --gate counts` gates like any run's.
         Exit status: 0 ran, 3 a run failed, 64 usage, 65 a tree beyond the limits.
         """)
 
@@ -33,6 +35,10 @@ struct StressCommand: ParsableCommand {
     @Option(help: "Where the JSON report goes (the HTML beside it).") var out = "reports/stress.json"
     @Option(help: "Where the HTML report goes (default: beside the JSON, .html).") var html: String?
     @Flag(help: "Print the scene file this run is, and stop (save it to edit and run with `run --scene`).") var printScene = false
+    @Flag(help: "Skip the deterministic frame cost (callgrind and malloc counts of the tree's frames).") var noCounts = false
+    @Option(help: ArgumentHelp("Frames counted under callgrind after the warm-up. Default: 100, fewer for trees over 20,000 layers (2 million layer-frames, at least 10).", valueName: "n"))
+    var countFrames: Int?
+    @Option(help: "Heap placements the tree is counted under.") var countSceneLayouts = SceneCounts.defaultLayouts
 
     static let trees = ["balanced", "chain", "fan", "random"]
 
@@ -44,6 +50,8 @@ struct StressCommand: ParsableCommand {
         guard changesPerFrame >= 0 else { throw ValidationError("--changes-per-frame must be at least 0") }
         guard frames >= 1 else { throw ValidationError("--frames must be at least 1") }
         guard warmup >= 0 else { throw ValidationError("--warmup must be at least 0") }
+        if let f = countFrames, f < 1 { throw ValidationError("--count-frames must be at least 1") }
+        guard (1...15).contains(countSceneLayouts) else { throw ValidationError("--count-scene-layouts must be in 1...15") }
         if !sceneOptions.params.isEmpty { throw ValidationError("--param is for scene files; stress takes its sizes as options") }
     }
 
@@ -116,9 +124,16 @@ struct StressCommand: ParsableCommand {
         var warnings: [String] = []
         let scenes = try sceneOptions.run([program], quick: false, playerPath: nil, warnings: &warnings)
         for s in scenes { printHistogram(s) }
+        // The tree's deterministic frame cost, as `run` counts every scene.
+        var counts: [CountResult] = []
+        if !noCounts {
+            var runs = try SceneCounting.runs([program], [], options: sceneOptions, frames: countFrames, warnings: &warnings)
+            for i in runs.indices { runs[i].text = text }
+            counts = try SceneCounting.count(runs, layouts: countSceneLayouts, warnings: &warnings)
+        }
         let options = RunOptions(quick: false, suites: ["stress"], filter: nil, repetitions: 1, minTime: 0, googleBenchmarkArguments: [])
         try writeRunReport(started: started, document: ["context": [String: Any](), "benchmarks": [Any]()], buildType: "none",
-                           options: options, summaries: [], scenes: scenes, counts: [], handCheck: nil, warnings: warnings,
+                           options: options, summaries: [], scenes: scenes, counts: counts, handCheck: nil, warnings: warnings,
                            out: out, html: html)
         if scenes.isEmpty || !warnings.filter({ $0.contains(" failed") }).isEmpty { throw ExitCode(3) }
     }

@@ -76,7 +76,12 @@ public struct Comparator {
         let headCounts = Dictionary(head.counts.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         for h in head.counts {
             guard let b = baseCounts[h.name] else {
-                rows.append(ComparisonRow(name: h.name, metric: "instructions", baseline: nil, head: h.instructionsPerItem, change: nil, verdict: .new))
+                rows.append(ComparisonRow(name: h.name, metric: h.frames == nil ? "instructions" : "instructions-p50", baseline: nil,
+                                          head: h.frames?.instructions?.p50 ?? h.instructionsPerItem, change: nil, verdict: .new))
+                continue
+            }
+            if let hf = h.frames {
+                rows += compareFrames(h.name, base: b, head: h, hf, notes: &notes)
                 continue
             }
             if let bi = b.instructionsPerItem, let hi = h.instructionsPerItem {
@@ -101,10 +106,46 @@ public struct Comparator {
             notes.append("cache-simulation counts on one side only for \(oneSidedCache.count) bodies (a report from before they were recorded?): their estimated cycles are not compared")
         }
         for b in base.counts where headCounts[b.name] == nil {
-            rows.append(ComparisonRow(name: b.name, metric: "instructions", baseline: b.instructionsPerItem, head: nil, change: nil, verdict: .missing))
+            rows.append(ComparisonRow(name: b.name, metric: b.frames == nil ? "instructions" : "instructions-p50",
+                                      baseline: b.frames?.instructions?.p50 ?? b.instructionsPerItem, head: nil, change: nil, verdict: .missing))
         }
         return Comparison(baselinePath: basePath, headPath: headPath, timeThreshold: timeThreshold,
                           countThreshold: countThreshold, sameMachine: sameMachine, notes: notes, rows: rows)
+    }
+
+    /// A scene's frame cost (`CountResult.frames`): the per-frame p50 and p99 of instructions
+    /// and of estimated cycles, and mallocs per frame, each judged as a body's count is (the
+    /// threshold; estimated cycles also against the range over placements). Frames counted
+    /// on one side only, or a different number of them, make the rows inconclusive: their
+    /// percentiles are not of the same frames.
+    func compareFrames(_ name: String, base b: CountResult, head h: CountResult, _ hf: FrameCounts, notes: inout [String]) -> [ComparisonRow] {
+        guard let bf = b.frames else {
+            notes.append("\(name): the baseline has no per-frame counts of this scene (a report from before scenes were counted): not compared")
+            return [ComparisonRow(name: name, metric: "instructions-p50", baseline: nil, head: hf.instructions?.p50, change: nil, verdict: .new)]
+        }
+        var rows: [ComparisonRow] = []
+        let sameFrames = bf.frames == hf.frames && bf.warmupFrames == hf.warmupFrames
+        if !sameFrames {
+            notes.append("\(name): the reports counted different frames (baseline \(bf.frames) after \(bf.warmupFrames) warm-up, head \(hf.frames) after \(hf.warmupFrames)): its percentiles are shown, not judged; count with the baseline's --count-frames")
+        }
+        func add(_ metric: String, _ bv: Double?, _ hv: Double?, baseRange: ClosedRange<Double>? = nil, headRange: ClosedRange<Double>? = nil,
+                 floor: Double = 0) {
+            guard let bv, let hv else {
+                if bv != nil || hv != nil { notes.append("\(name): \(metric) on one side only (valgrind unavailable?)") }
+                return
+            }
+            var row = compareCount(name, metric, bv, hv, baseRange: baseRange, headRange: headRange, floor: floor)
+            if !sameFrames && row.verdict != .unchanged { row.verdict = .inconclusive }
+            rows.append(row)
+        }
+        add("instructions-p50", bf.instructions?.p50, hf.instructions?.p50)
+        add("instructions-p99", bf.instructions?.p99, hf.instructions?.p99)
+        add("estimated-cycles-p50", bf.estimatedCycles?.p50, hf.estimatedCycles?.p50, baseRange: FrameCounts.range(bf.estimatedCyclesP50Range),
+            headRange: FrameCounts.range(hf.estimatedCyclesP50Range), floor: estimatedCyclesFloor)
+        add("estimated-cycles-p99", bf.estimatedCycles?.p99, hf.estimatedCycles?.p99, baseRange: FrameCounts.range(bf.estimatedCyclesP99Range),
+            headRange: FrameCounts.range(hf.estimatedCyclesP99Range), floor: estimatedCyclesFloor)
+        add("mallocs", bf.mallocs.mean, hf.mallocs.mean)
+        return rows
     }
 
     /// Two reports are unpaired: a time verdict needs the change beyond both the threshold
@@ -201,20 +242,22 @@ extension Comparison {
         func num(_ x: Double?) -> String { x.map { String(format: $0 >= 100 ? "%.0f" : "%.3g", $0) } ?? "–" }
         let order: [Verdict] = [.regression, .failed, .improvement, .inconclusive, .insufficientData, .differentMachine, .new, .missing,
                                 .unchanged, .informational]
-        var lines = ["verdict                  metric            change    95% CI               band     p        baseline     head  name"]
+        // Pads to a width without cutting what is longer (a scene's counts run to millions).
+        func pad(_ s: String, _ n: Int) -> String { s.count >= n ? s + " " : s.padding(toLength: n, withPad: " ", startingAt: 0) }
+        var lines = ["verdict                  metric                change    95% CI               band     p        baseline     head  name"]
         for v in order {
             // Unchanged rows, and baseline rows a (quick) head run did not include, are
             // counted in the summary line and listed only with `all`.
             for r in rows where r.verdict == v && (all || (v != .unchanged && v != .missing && v != .informational)) {
                 let ci = r.ciLow.map { "[\(r.formatChange($0)), \(r.formatChange(r.ciHigh))]" } ?? "–"
                 lines.append(r.verdictLabel.padding(toLength: 25, withPad: " ", startingAt: 0)
-                    + r.metric.padding(toLength: 18, withPad: " ", startingAt: 0)
+                    + pad(r.metric, 22)
                     + r.formatChange(r.change).padding(toLength: 10, withPad: " ", startingAt: 0)
                     + ci.padding(toLength: 21, withPad: " ", startingAt: 0)
                     + r.formatBand.padding(toLength: 9, withPad: " ", startingAt: 0)
                     + (r.pValue.map { String(format: "%.4f", $0) } ?? "–").padding(toLength: 9, withPad: " ", startingAt: 0)
-                    + num(r.baseline).padding(toLength: 13, withPad: " ", startingAt: 0)
-                    + num(r.head).padding(toLength: 6, withPad: " ", startingAt: 0) + "  " + r.name)
+                    + pad(num(r.baseline), 13)
+                    + pad(num(r.head), 6) + "  " + r.name)
             }
         }
         let counts = Dictionary(grouping: rows, by: \.verdict).mapValues(\.count)

@@ -77,15 +77,36 @@ public enum Headline {
                                     m.samples.last?.frame ?? 0, m.harnessGrowthBytes / 1024, m.peakResidentBytes / 1024))
             }
         }
-        if !block.counts.isEmpty {
+        let bodies = block.counts.filter { $0.frames == nil }
+        if !bodies.isEmpty {
             lines.append("")
             lines.append("| counts per item | instructions | mallocs |")
             lines.append("|---|---:|---:|")
-            for c in block.counts {
+            for c in bodies {
                 lines.append("| \(c.name) | \(c.instructionsPerItem.map { String(format: "%.1f", $0) } ?? "–") | \(String(format: "%.3f", c.mallocsPerItem)) |")
             }
         }
+        lines += frameCostTable(block.counts)
         return lines.joined(separator: "\n")
+    }
+
+    /// The scenes' deterministic frame cost: per-frame p50 and p99 of instructions and
+    /// estimated cycles, mallocs per frame, and each phase's share.
+    public static func frameCostTable(_ counts: [CountResult]) -> [String] {
+        let scenes = counts.filter { $0.frames != nil }
+        guard !scenes.isEmpty else { return [] }
+        func big(_ x: Double?) -> String {
+            guard let x else { return "–" }
+            return x >= 1e6 ? String(format: "%.2fM", x / 1e6) : x >= 1e3 ? String(format: "%.1fk", x / 1e3) : String(format: "%.0f", x)
+        }
+        var lines = ["", "| frame cost (per frame) | frames | instructions p50 | p99 | estimated cycles p50 | p99 | mallocs | phases (share of estimated cycles) | counted in |",
+                     "|---|---:|---:|---:|---:|---:|---:|---|---:|"]
+        for c in scenes {
+            guard let f = c.frames else { continue }
+            let phases = f.phases.filter { $0.share > 0 }.map { String(format: "%@ %.0f%%", $0.name, 100 * $0.share) }.joined(separator: ", ")
+            lines.append("| \(c.name) | \(f.frames) | \(big(f.instructions?.p50)) | \(big(f.instructions?.p99)) | \(big(f.estimatedCycles?.p50)) | \(big(f.estimatedCycles?.p99)) | \(String(format: "%.2f", f.mallocs.mean)) | \(phases) | \(f.countingSeconds.map { String(format: "%.0f s", $0) } ?? "–") |")
+        }
+        return lines
     }
 
     /// Scenes run under several engines or lookup strategies, side by side: each variant's

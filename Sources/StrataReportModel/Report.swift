@@ -217,12 +217,15 @@ public struct CountResult: Codable, Equatable {
     public var freesPerItem: Double
     /// Bytes requested from the malloc family per item.
     public var bytesAllocatedPerItem: Double
+    /// A scene's counts frame by frame (`scene/NAME` entries; the item is a frame): the
+    /// per-frame distributions and series and the phases. nil for a counted body.
+    public var frames: FrameCounts?
 
     /// Counts as measured; non-finite instruction and cache figures become nil.
     public init(name: String, item: String, itemsPerIteration: Int, iterations: Int, instructionsPerItem: Double?,
                 l1MissesPerItem: Double? = nil, llMissesPerItem: Double? = nil, estimatedCyclesPerItem: Double? = nil,
                 layouts: Int? = nil, estimatedCyclesMinPerItem: Double? = nil, estimatedCyclesMaxPerItem: Double? = nil,
-                mallocsPerItem: Double, freesPerItem: Double, bytesAllocatedPerItem: Double) {
+                mallocsPerItem: Double, freesPerItem: Double, bytesAllocatedPerItem: Double, frames: FrameCounts? = nil) {
         self.name = name
         self.item = item
         self.itemsPerIteration = itemsPerIteration
@@ -237,6 +240,112 @@ public struct CountResult: Codable, Equatable {
         self.mallocsPerItem = mallocsPerItem
         self.freesPerItem = freesPerItem
         self.bytesAllocatedPerItem = bytesAllocatedPerItem
+        self.frames = frames
+    }
+}
+
+/// A scene's deterministic frame cost: every counted frame (after the warm-up) under
+/// callgrind, split by phase (`FramePhase` in StrataScript), and its mallocs counted outside
+/// callgrind. The per-frame figures are the median placement's (by total estimated cycles).
+public struct FrameCounts: Codable, Equatable {
+    /// Frames counted (after `warmupFrames` uncounted ones).
+    public var frames: Int
+    /// Frames played first, uncounted.
+    public var warmupFrames: Int
+    /// Render threads the counted run used: 1, so that the render worker's spin-wait is
+    /// never counted and the worker's share of the work is done (and counted) on the
+    /// rendering thread.
+    public var renderThreads: Int
+    /// Instructions per frame (nil without valgrind).
+    public var instructions: CountDistribution?
+    /// Estimated cycles per frame (`CallgrindCounts.estimatedCycles`; nil without valgrind).
+    public var estimatedCycles: CountDistribution?
+    /// Malloc-family calls per frame.
+    public var mallocs: CountDistribution
+    /// Every counted frame's instructions, in order.
+    public var instructionsSeries: [Double]?
+    /// Every counted frame's estimated cycles, in order.
+    public var estimatedCyclesSeries: [Double]?
+    /// Every counted frame's mallocs, in order.
+    public var mallocsSeries: [Double]
+    /// Each phase's counts over all counted frames, in frame order.
+    public var phases: [PhaseCounts]
+    /// Fewest and most of the per-frame p50 and p99 of estimated cycles over the placements
+    /// (`[low, high]`): how far the address layout alone moves them.
+    public var estimatedCyclesP50Range: [Double]?
+    public var estimatedCyclesP99Range: [Double]?
+    /// Wall-clock seconds spent counting the scene (every placement, under callgrind).
+    public var countingSeconds: Double?
+
+    public init(frames: Int, warmupFrames: Int, renderThreads: Int, instructions: CountDistribution?,
+                estimatedCycles: CountDistribution?, mallocs: CountDistribution, instructionsSeries: [Double]?,
+                estimatedCyclesSeries: [Double]?, mallocsSeries: [Double], phases: [PhaseCounts],
+                estimatedCyclesP50Range: [Double]? = nil, estimatedCyclesP99Range: [Double]? = nil, countingSeconds: Double? = nil) {
+        self.frames = frames
+        self.warmupFrames = warmupFrames
+        self.renderThreads = renderThreads
+        self.instructions = instructions
+        self.estimatedCycles = estimatedCycles
+        self.mallocs = mallocs
+        self.instructionsSeries = instructionsSeries
+        self.estimatedCyclesSeries = estimatedCyclesSeries
+        self.mallocsSeries = mallocsSeries
+        self.phases = phases
+        self.estimatedCyclesP50Range = estimatedCyclesP50Range
+        self.estimatedCyclesP99Range = estimatedCyclesP99Range
+        self.countingSeconds = countingSeconds
+    }
+
+    /// `[low, high]` as a range.
+    public static func range(_ pair: [Double]?) -> ClosedRange<Double>? {
+        guard let p = pair, p.count == 2, p[0] <= p[1] else { return nil }
+        return p[0]...p[1]
+    }
+}
+
+/// A per-frame distribution of one count: exact, nearest-rank percentiles.
+public struct CountDistribution: Codable, Equatable {
+    public var mean: Double
+    public var p50: Double
+    public var p90: Double
+    public var p99: Double
+    public var max: Double
+
+    /// The distribution of `values` (zeros when empty).
+    public init(_ values: [Double]) {
+        let s = values.sorted()
+        func rank(_ q: Double) -> Double {
+            guard !s.isEmpty else { return 0 }
+            return s[Swift.min(s.count - 1, Swift.max(0, Int((q * Double(s.count)).rounded(.up)) - 1))]
+        }
+        mean = s.isEmpty ? 0 : s.reduce(0, +) / Double(s.count)
+        p50 = rank(0.5)
+        p90 = rank(0.9)
+        p99 = rank(0.99)
+        max = s.last ?? 0
+    }
+}
+
+/// One phase's part of a scene's counted frames.
+public struct PhaseCounts: Codable, Equatable {
+    /// `setters`, `commit`, `render`, `snapshot` or `endFrame`.
+    public var name: String
+    /// Instructions in the phase, per frame (mean over the counted frames).
+    public var instructionsPerFrame: Double?
+    /// Estimated cycles in the phase, per frame.
+    public var estimatedCyclesPerFrame: Double?
+    /// Mallocs in the phase, per frame.
+    public var mallocsPerFrame: Double
+    /// The phase's share of the frame's estimated cycles (of its instructions without the
+    /// cache simulation; of its mallocs without valgrind), 0 to 1.
+    public var share: Double
+
+    public init(name: String, instructionsPerFrame: Double?, estimatedCyclesPerFrame: Double?, mallocsPerFrame: Double, share: Double) {
+        self.name = name
+        self.instructionsPerFrame = instructionsPerFrame
+        self.estimatedCyclesPerFrame = estimatedCyclesPerFrame
+        self.mallocsPerFrame = mallocsPerFrame
+        self.share = finite(share) ?? 0
     }
 }
 

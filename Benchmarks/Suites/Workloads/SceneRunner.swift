@@ -53,8 +53,13 @@ final class SceneRun: SceneStepping {
     func setUp() throws {
         try thread.sync { [self] in
             if let s = settings.strategy.flatMap(ActionLookupStrategy.init(rawValue:)) { StrataEngine.actionLookupStrategy = s }
+            if let counter = settings.counter {
+                _ = EngineThreads.set(1)
+                counter.setUpBegins()
+            }
             let session = ScriptSession(typedSetters: true, snapshotEachFrame: true)
             session.apply(program.setup)
+            settings.counter?.setUpEnds()
             self.session = session
         }
     }
@@ -77,6 +82,19 @@ final class SceneRun: SceneStepping {
         try thread.sync { [self] in
             guard let session else { throw BenchmarkError("scene \(label): not set up") }
             let warmup = program.warmupFrames
+            if let counter = settings.counter {
+                // Counted, not timed: the same operations, prepared the same way.
+                let ops = session.prepare(program.frame(f))
+                guard f >= warmup else { session.apply(ops); return }
+                session.probe = counter
+                session.beginProbedFrame()
+                counter.beginFrame(f - warmup)
+                session.apply(ops)
+                counter.endFrame()
+                session.probe = nil
+                withExtendedLifetime(ops) {}
+                return
+            }
             if f == warmup || (f > warmup && (f - warmup) % max(1, timed / 10) == 0) { sampleMemory(f) }
             // Generated and resolved (layers found, key paths matched, values built) outside
             // the timed region, so the time is the engine's: the app's setter calls,
@@ -125,6 +143,7 @@ final class SceneRun: SceneStepping {
             let strategy = StrataEngine.actionLookupStrategy.rawValue
             session.finish()
             self.session = nil
+            settings.counter?.runEnds()
             try BenchmarkError.check(running > 0 || perFrame.implicit + perFrame.explicit == 0 || answersLookups,
                                      "scene \(program.name): no animation was running at the end")
             var result = recorder.result(name: label, layers: program.layers + 1, warmupFrames: program.warmupFrames,

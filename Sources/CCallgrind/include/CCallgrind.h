@@ -14,6 +14,13 @@ void strata_callgrind_toggle_collect(void);
 void strata_callgrind_zero_stats(void);
 /// Writes the counters collected since the last zero/dump to a new dump file, described by `name`.
 void strata_callgrind_dump_stats_at(const char *name);
+/// Starts / stops instrumenting (run callgrind with --instr-atstart=no): code runs several
+/// times faster uninstrumented, and the cache simulation sees nothing of it.
+void strata_callgrind_start_instrumentation(void);
+void strata_callgrind_stop_instrumentation(void);
+/// Dumps the counters as "scene-frame RUN LAYOUT FRAME PHASE" (a scene frame's phase),
+/// naming the dump without allocating.
+void strata_callgrind_dump_frame_phase(unsigned long run, unsigned long layout, unsigned long frame, unsigned long phase);
 #ifdef __cplusplus
 }
 #endif

@@ -39,6 +39,12 @@ enum SceneSection {
             html += stats(scene)
             if !sceneCharts.isEmpty { html += "<div class=\"chart-grid\">" + sceneCharts.map(\.html).joined() + "</div>" }
             if let timeline { html += "<div class=\"chart-stack\">" + timeline.html + "</div>" }
+            // Beside the time timeline, the same scene's deterministic frame cost when it was counted.
+            if let counted = block.counts.first(where: { $0.name == "scene/\(scene.name)" }),
+               let cost = CountsSection.costChart(counted, id: base + "-cost") {
+                html += "<div class=\"chart-stack\">" + cost.html + "</div>"
+                charts.append(cost)
+            }
             if sceneCharts.isEmpty && timeline == nil { html += paragraph("No frames were recorded.", cls: "note warn") }
             html += "</article>"
             charts += sceneCharts + (timeline.map { [$0] } ?? [])

@@ -102,6 +102,7 @@ public final class ScriptSession {
     /// they were prepared from.
     public func apply(_ prepared: PreparedOps) {
         for op in prepared.ops {
+            if case .other = op {} else if state.probe != nil { state.enter(.setters) }
             switch op {
             case let .opacity(l, x): l.opacity = x
             case let .position(l, p): l.position = p
@@ -125,6 +126,19 @@ public final class ScriptSession {
 
     /// Commits what is open and removes every animation (as `run` does at the end).
     public func finish() { state.finish() }
+
+    /// Hears where each frame's phases begin (nil: nobody listens, the default). Set it
+    /// before a frame's operations: the frame starts in `.setters`, explicit commits and
+    /// flushes are `.commit`, and a `.frame` operation runs `.commit` (beginFrame), `.render`,
+    /// `.snapshot` (when taken) and `.endFrame`. `beginProbedFrame()` starts each frame.
+    public var probe: FramePhaseProbe? {
+        get { state.probe }
+        set { state.probe = newValue; state.phase = .setters }
+    }
+
+    /// The next operations start a frame: its phase is `.setters` again (the probe is not
+    /// called: the caller starts the frame's measurement).
+    public func beginProbedFrame() { state.phase = .setters }
 
     /// Values read and events so far.
     public var trace: [TraceEntry] { state.trace }
@@ -191,6 +205,18 @@ final class RunState {
     var lastSnapshot: RenderSnapshot?
     var typedSetters = false
     var snapshotEachFrame = false
+    /// `ScriptSession.probe` and the phase it last heard.
+    var probe: FramePhaseProbe?
+    var phase = FramePhase.setters
+    /// Inside a `.frame` operation (its phases are set by it).
+    var inFrame = false
+
+    @inline(__always)
+    func enter(_ p: FramePhase) {
+        guard let probe, p != phase else { return }
+        phase = p
+        probe.enter(p)
+    }
 
     func run(_ ops: [Op]) {
         for op in ops {
@@ -206,6 +232,15 @@ final class RunState {
     }
 
     func apply(_ op: Op) {
+        // Operations a callback runs inside a frame's phase (a completion block at endFrame)
+        // belong to that phase.
+        if probe != nil && !inFrame {
+            switch op {
+            case .commit, .flush: enter(.commit)
+            case .frame: break
+            default: enter(.setters)
+            }
+        }
         switch op {
         case let .makeLayer(id, shape):
             guard layers[id] == nil else { return }
@@ -275,7 +310,20 @@ final class RunState {
             self.layer(layer)?.removeAllAnimations()
         case let .frame(time):
             let t0 = DispatchTime.now().uptimeNanoseconds
-            if snapshotEachFrame {
+            if probe != nil {
+                inFrame = true
+                defer { inFrame = false }
+                enter(.commit)
+                renderer.beginFrame(atTime: time)
+                enter(.render)
+                renderer.render()
+                if snapshotEachFrame {
+                    enter(.snapshot)
+                    lastSnapshot = renderer.snapshot()
+                }
+                enter(.endFrame)
+                renderer.endFrame()
+            } else if snapshotEachFrame {
                 renderer.beginFrame(atTime: time)
                 renderer.render()
                 let s0 = DispatchTime.now().uptimeNanoseconds

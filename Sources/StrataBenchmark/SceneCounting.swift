@@ -1,0 +1,218 @@
+import ArgumentParser
+import Foundation
+import StrataBench
+import StrataBenchReference
+import StrataBenchSuites
+import StrataScript
+
+/// What the callgrind worker counts: each run of a scene (a scene file copied into the
+/// scratch directory, or a scene written in Swift, by name), every placement of it.
+struct SceneCountJob: Codable {
+    struct Run: Codable {
+        /// The name the counts are reported under (`scene/LABEL`).
+        var label: String
+        /// A scene file (scene files, recordings and stress trees are copied to scratch).
+        var file: String?
+        var parameters: [String: Double]
+        /// A scene written in Swift, registered by this name.
+        var swift: String?
+        var engine: String
+        var strategy: String?
+        /// Frames to count after the scene's warm-up.
+        var frames: Int
+    }
+    var runs: [Run]
+    var layouts: Int
+    /// callgrind's `--callgrind-out-file` (the planted regression reads its dumps back).
+    var dumpFile: String
+}
+
+/// One run to count, as `run` and `stress` select it.
+struct SceneCountRun {
+    var label: String
+    var program: SceneProgram?
+    var swift: SceneBenchmark?
+    var engine: String
+    var strategy: String?
+    var frames: Int
+    /// The scene file's text, for a scene made in memory (`stress`).
+    var text: String?
+
+    /// The run's stepper with `counter` (for the malloc pass here, or callgrind's in the worker).
+    func stepper(_ counter: SceneFrameCounter) throws -> SceneStepping {
+        let settings = SceneRunSettings(frames: frames, strategy: strategy, label: label, counter: counter)
+        if let swift { return try swift.makeRun(settings) }
+        guard let program else { throw BenchmarkError("scene \(label): nothing to run") }
+        return engine == "reference" ? try ReferenceScenes.makeRun(program, settings) : try Scenes.makeRun(program, settings)
+    }
+
+    var warmupFrames: Int { swift?.warmupFrames ?? program?.warmupFrames ?? 0 }
+}
+
+/// Plays a counted run: set-up, the warm-up and the counted frames, then its release.
+/// Returns the frames counted.
+@discardableResult
+func playCounted(_ run: SceneStepping, progress: (Int, Int) -> Void = { _, _ in }) throws -> Int {
+    try run.setUp()
+    do {
+        let every = max(1, run.totalFrames / 10)
+        for f in 0..<run.totalFrames {
+            try run.frame(f)
+            if (f + 1) % every == 0 || f + 1 == run.totalFrames { progress(f + 1, run.totalFrames) }
+        }
+    } catch {
+        _ = try? run.finish()
+        throw error
+    }
+    _ = try run.finish()
+    return run.totalFrames
+}
+
+/// The deterministic frame cost of scenes: `run` (and `stress`) count every selected scene.
+enum SceneCounting {
+    /// The runs of `programs` and `swiftScenes` under the engines and strategies asked for,
+    /// labelled as their timed runs are.
+    /// `frames`: counted frames (nil: `SceneCounts.defaultFrames` of each scene).
+    static func runs(_ programs: [SceneProgram], _ swiftScenes: [SceneBenchmark], options: SceneOptions, frames: Int?,
+                     warnings: inout [String]) throws -> [SceneCountRun] {
+        let engines = try options.engines()
+        let strategies = try options.strategies()
+        var out: [SceneCountRun] = []
+        for p in programs {
+            let full = min(p.frames, p.recordedFrameCount ?? .max)
+            for engine in engines ?? ["fast"] {
+                let mine: [String?] = engine == "reference" ? [nil] : strategies.map { $0.map(Optional.some) } ?? [nil]
+                for strategy in mine {
+                    var label = p.name
+                    if engines != nil { label += "/\(engine)" }
+                    if let strategy { label += "/\(strategy)" }
+                    let n = frames ?? SceneCounts.defaultFrames(layers: p.layers + 1)
+                    out.append(SceneCountRun(label: label, program: p, engine: engine, strategy: strategy, frames: max(1, min(n, full))))
+                }
+            }
+        }
+        for s in swiftScenes {
+            for strategy in strategies.map({ $0.map(Optional.some) }) ?? [nil] {
+                out.append(SceneCountRun(label: s.name + (strategy.map { "/\($0)" } ?? ""), swift: s, engine: "fast",
+                                         strategy: strategy, frames: max(1, min(frames ?? SceneCounts.defaultFrames(layers: nil), s.frames))))
+            }
+        }
+        return out
+    }
+
+    /// Counts `runs`: mallocs here, instructions and estimated cycles in this executable
+    /// re-run under callgrind (`count-scenes-worker`), one `scene/LABEL` entry each.
+    static func count(_ runs: [SceneCountRun], layouts: Int, warnings: inout [String]) throws -> [CountResult] {
+        guard !runs.isEmpty else { return [] }
+        // Mallocs, per frame and phase, outside callgrind.
+        var mallocs: [MallocFrameCounter] = []
+        for r in runs {
+            let counter = MallocFrameCounter(expectedFrames: r.frames)
+            do {
+                try playCounted(r.stepper(counter))
+            } catch {
+                warnings.append("scene \(r.label): counts failed: \(error)")
+            }
+            mallocs.append(counter)
+        }
+        var byRun: [Int: [Int: [Int: [Int: CallgrindCounts]]]] = [:]
+        var seconds: [Int: Double] = [:]
+        if Counts.valgrindAvailable {
+            let scratch = Counts.scratchDirectory()
+            defer { try? FileManager.default.removeItem(at: scratch) }
+            do {
+                // The job and the scene files go beside callgrind's output, under names of one
+                // length, so nothing on the counted process's stack or heap depends on where
+                // the user's files are.
+                let jobDir = URL(fileURLWithPath: scratch.path + "-job")
+                try? FileManager.default.removeItem(at: jobDir)
+                try FileManager.default.createDirectory(at: jobDir, withIntermediateDirectories: true)
+                defer { try? FileManager.default.removeItem(at: jobDir) }
+                var jobRuns: [SceneCountJob.Run] = []
+                for (i, r) in runs.enumerated() {
+                    var file: String?
+                    if let p = r.program {
+                        let copy = jobDir.appendingPathComponent(String(format: "scene-%04d.json", i))
+                        if let text = r.text {
+                            try Data(text.utf8).write(to: copy)
+                        } else if FileManager.default.fileExists(atPath: p.file) {
+                            try FileManager.default.copyItem(at: URL(fileURLWithPath: p.file), to: copy)
+                        } else {
+                            throw BenchmarkError("scene \(r.label): its file is gone")
+                        }
+                        file = copy.path
+                    }
+                    jobRuns.append(SceneCountJob.Run(label: r.label, file: file,
+                                                     parameters: Dictionary(uniqueKeysWithValues: (r.program?.parameters ?? []).map { ($0.name, $0.value) }),
+                                                     swift: r.swift?.name, engine: r.engine, strategy: r.strategy, frames: r.frames))
+                }
+                let jobFile = jobDir.appendingPathComponent("job.json")
+                let job = SceneCountJob(runs: jobRuns, layouts: layouts, dumpFile: scratch.appendingPathComponent("callgrind.out").path)
+                try JSONEncoder().encode(job).write(to: jobFile)
+                progress("counting \(runs.count) scene run\(runs.count == 1 ? "" : "s") under callgrind (\(layouts) placement\(layouts == 1 ? "" : "s") each): \(runs.map { "\($0.label) \($0.frames) frames" }.joined(separator: ", "))")
+                let started = Date()
+                var last = started
+                var runStarted: [Int: Date] = [:]
+                let dumps = try Counts.callgrind(
+                    executable: CommandLine.arguments[0].contains("/") ? URL(fileURLWithPath: CommandLine.arguments[0]).path : CommandLine.arguments[0],
+                    arguments: ["count-scenes-worker", jobFile.path], scratch: scratch, options: SceneCounts.callgrindOptions,
+                    progress: { line in
+                        // "RUN LAYOUT FRAME TOTAL" from the worker.
+                        let parts = line.split(separator: " ").compactMap { Int($0) }
+                        guard parts.count == 4, parts[0] < runs.count else { progress("  \(line)"); return }
+                        let now = Date()
+                        if runStarted[parts[0]] == nil { runStarted[parts[0]] = now }
+                        if parts[2] == parts[3] { seconds[parts[0]] = now.timeIntervalSince(runStarted[parts[0]]!) }
+                        if parts[2] == parts[3] || now.timeIntervalSince(last) > 5 {
+                            last = now
+                            progress(String(format: "  %@: placement %d of %d, frame %d of %d (%.0f s)", runs[parts[0]].label, parts[1] + 1, layouts,
+                                            parts[2], parts[3], now.timeIntervalSince(started)))
+                        }
+                    })
+                byRun = SceneCounts.byFrame(dumps)
+                progress(String(format: "counted the scenes in %.0f s", Date().timeIntervalSince(started)))
+            } catch {
+                warnings.append("scene instruction counts unavailable: \(error)")
+            }
+        } else {
+            warnings.append("valgrind not found: no scene instruction counts (scripts/setup installs it)")
+        }
+        return runs.enumerated().compactMap { i, r in
+            guard !mallocs[i].frames.isEmpty else { return nil }
+            let frames = SceneCounts.frameCounts(placements: byRun[i], mallocs: mallocs[i], warmupFrames: r.warmupFrames,
+                                                 countingSeconds: seconds[i])
+            return SceneCounts.result(name: r.label, frames: frames, mallocs: mallocs[i])
+        }
+    }
+}
+
+/// Runs inside callgrind, started by `run`: counts the frames of the scenes in a job file.
+struct CountScenesWorker: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "count-scenes-worker", shouldDisplay: false)
+
+    @Argument var job: String
+
+    func run() throws {
+        let job = try JSONDecoder().decode(SceneCountJob.self, from: Data(contentsOf: URL(fileURLWithPath: job)))
+        let injection = InjectedFrameWork.percentFromEnvironment.map { InjectedFrameWork(percent: $0, dumpFile: job.dumpFile) }
+        for (i, r) in job.runs.enumerated() {
+            let program = try r.file.map { try SceneLoader.load(path: $0, parameters: r.parameters) }
+            let swift = try r.swift.map { name in
+                guard let s = Catalog.swiftScenes.first(where: { $0.name == name }) else { throw ValidationError("no Swift scene named \(name)") }
+                return s
+            }
+            let run = SceneCountRun(label: r.label, program: program, swift: swift, engine: r.engine, strategy: r.strategy, frames: r.frames)
+            for layout in 0..<max(job.layouts, 1) {
+                let stepper = try run.stepper(CallgrindFrameCounter(run: i, layout: layout, injection: injection))
+                let warmup = run.warmupFrames
+                print("\(Counts.progressPrefix)\(i) \(layout) 0 \(stepper.totalFrames - warmup)")
+                fflush(stdout)
+                try playCounted(stepper) { f, total in
+                    let counted = max(0, f - warmup)
+                    print("\(Counts.progressPrefix)\(i) \(layout) \(counted) \(total - warmup)")
+                    fflush(stdout)
+                }
+            }
+        }
+    }
+}
