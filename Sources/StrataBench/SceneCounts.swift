@@ -14,6 +14,8 @@ public protocol SceneFrameCounter: FramePhaseProbe {
     func setUpBegins()
     /// After the tree is built.
     func setUpEnds()
+    /// Before each warm-up frame, with the warm-up frames left (this one included).
+    func warmUpFrame(left: Int)
     /// Counted frame `index` (0 is the first after the warm-up) begins, in `.setters`.
     func beginFrame(_ index: Int)
     /// The frame's last phase ends.
@@ -43,20 +45,40 @@ public final class CallgrindFrameCounter: SceneFrameCounter {
         self.injection = injection
     }
 
-    /// The tree is built uninstrumented (callgrind runs with `--instr-atstart=no`: a large
-    /// tree builds many times faster); instrumentation starts before the warm-up frames, so
-    /// the cache simulation is warm when the counted frames begin, and stops at the run's end.
+    /// Warm-up frames run instrumented (not collected) before the counted ones, so that the
+    /// simulated caches hold what a frame leaves in them: the last-level cache is 8 MiB, and
+    /// one frame of a 10,000-layer tree already touches more.
+    public static let instrumentedWarmUpFrames = 3
+
+    private var instrumented = false
+
+    /// The tree is built, and all but the last warm-up frames run, uninstrumented (callgrind
+    /// runs with `--instr-atstart=no`: several times faster); instrumentation starts before
+    /// the last `instrumentedWarmUpFrames` warm-up frames and stops at the run's end.
     public func setUpBegins() { if layout > 0 { strata_alloc_spacing_begin(UInt64(layout)) } }
-    public func setUpEnds() {
-        strata_alloc_spacing_end()
-        strata_callgrind_start_instrumentation()
-    }
+    public func setUpEnds() { strata_alloc_spacing_end() }
+    public func warmUpFrame(left: Int) { if left <= Self.instrumentedWarmUpFrames { instrument() } }
     public func runEnds() {
-        strata_callgrind_stop_instrumentation()
+        if instrumented { strata_callgrind_stop_instrumentation() }
+        instrumented = false
         strata_alloc_spacing_release()
     }
 
+    /// Starts instrumenting, then takes a dump that is not a frame's: after instrumentation
+    /// has been stopped and started again (the placement before), callgrind's first dump is the
+    /// cost since the dump before the stop taken from a zeroed total, a negative number
+    /// (app-10k's second placement: minus the first placement's 170 million instructions).
+    /// The throwaway dump takes it, and every dump after it is the cost since the one before.
+    private func instrument() {
+        guard !instrumented else { return }
+        instrumented = true
+        strata_callgrind_start_instrumentation()
+        strata_callgrind_dump_stats_at("instrumentation-start")
+        injection?.skipped()
+    }
+
     public func beginFrame(_ index: Int) {
+        instrument()
         frame = index
         current = .setters
         strata_callgrind_zero_stats()
@@ -92,21 +114,28 @@ public final class CallgrindFrameCounter: SceneFrameCounter {
 /// written (`OUT.N`, the summary line at the top of each), so the planted work is exact
 /// whatever the scene.
 public final class InjectedFrameWork {
-    let percent: Double
+    public let percent: Double
     let dumpFile: String
+    private let dumpPath: [CChar]
     private var dumps = 0
     private var frameFirstDump = 1
     private var instructionsPerIteration = 0.0
+    private var fixedInstructions = 0.0
     public private(set) var sink: UInt64 = 0
 
     /// `percent` of each frame, read back from callgrind's dumps of `dumpFile`
     /// (`--callgrind-out-file`). Calibrates the loop now (collection must be off).
+    /// The worker makes one whether or not work is planted (`percent` 0: none), so that a
+    /// planted run's heap is laid out as an unplanted run's.
     public init(percent: Double, dumpFile: String) {
         self.percent = percent
         self.dumpFile = dumpFile
+        dumpPath = Array(dumpFile.utf8CString)
         var per: [Double] = []
         strata_callgrind_start_instrumentation()
         defer { strata_callgrind_stop_instrumentation() }
+        strata_callgrind_dump_stats_at("instrumentation-start")
+        dumps += 1
         for n in [10_000, 20_000] {
             strata_callgrind_zero_stats()
             strata_callgrind_toggle_collect()
@@ -114,9 +143,11 @@ public final class InjectedFrameWork {
             strata_callgrind_toggle_collect()
             strata_callgrind_dump_stats_at("injection-calibration \(n)")
             dumps += 1
-            per.append(Double(Self.instructions(ofDump: dumps, of: dumpFile) ?? 0))
+            per.append(Double(instructions(ofDump: dumps) ?? 0))
         }
         instructionsPerIteration = max((per[1] - per[0]) / 10_000, 1)
+        // What collecting around the loop costs besides its iterations (the call, the toggles).
+        fixedInstructions = max(per[0] - 10_000 * instructionsPerIteration, 0)
         frameFirstDump = dumps + 1
     }
 
@@ -128,12 +159,22 @@ public final class InjectedFrameWork {
 
     func dumped() { dumps += 1 }
 
+    /// A dump was taken that is no frame's (the throwaway after instrumentation starts): the
+    /// next frame's dumps come after it.
+    func skipped() {
+        dumps += 1
+        frameFirstDump = dumps + 1
+    }
+
     func afterFrame() {
         var frame: UInt64 = 0
         for d in frameFirstDump...max(frameFirstDump, dumps) where d <= dumps {
-            frame += Self.instructions(ofDump: d, of: dumpFile) ?? 0
+            frame &+= instructions(ofDump: d) ?? 0
         }
-        let iterations = Int((Double(frame) * percent / 100 / instructionsPerIteration).rounded())
+        // A count past 2^62 is a wrapped negative one (see `CallgrindFrameCounter.instrument`):
+        // no work is planted on it (the run reports it as not plausible).
+        let iterations = frame >= 1 << 62 ? 0
+            : max(0, Int(((Double(frame) * percent / 100 - fixedInstructions) / instructionsPerIteration).rounded()))
         if ProcessInfo.processInfo.environment["STRATA_BENCH_INJECT_DEBUG"] != nil {
             print("\(Counts.progressPrefix)inject: dumps \(frameFirstDump)...\(dumps) frame \(frame) per \(instructionsPerIteration) iterations \(iterations)"); fflush(stdout)
         }
@@ -143,21 +184,15 @@ public final class InjectedFrameWork {
         frameFirstDump = dumps + 2   // the injected work's own dump comes next
     }
 
-    /// Instructions of dump `n` (its `summary:` line).
-    static func instructions(ofDump n: Int, of base: String) -> UInt64? {
-        guard let h = FileHandle(forReadingAtPath: "\(base).\(n)") else { return nil }
-        defer { try? h.close() }
-        let head = String(decoding: h.readData(ofLength: 8192), as: UTF8.self)
-        guard let line = head.split(separator: "\n").first(where: { $0.hasPrefix("summary:") }) else { return nil }
-        return line.split(separator: " ").dropFirst().first.flatMap { UInt64($0) }
+    /// Instructions of dump `n` (its `summary:` line), read without allocating (the counted
+    /// frames that follow see the same heap as an unplanted run's).
+    func instructions(ofDump n: Int) -> UInt64? {
+        let v = dumpPath.withUnsafeBufferPointer { strata_callgrind_dump_instructions($0.baseAddress!, UInt(n)) }
+        return v == 0 ? nil : v
     }
 
-    @inline(never)
-    static func spin(_ n: Int) -> UInt64 {
-        var s: UInt64 = 0x9E37_79B9_7F4A_7C15
-        for i in 0..<max(n, 0) { s = s &* 6_364_136_223_846_793_005 &+ UInt64(truncatingIfNeeded: i) }
-        return s
-    }
+    /// `n` iterations of a loop of fixed cost per iteration.
+    static func spin(_ n: Int) -> UInt64 { strata_spin(UInt64(max(n, 0))) }
 }
 
 /// Counts a scene's mallocs per frame and phase, in this process (the thread-local counters
@@ -176,6 +211,7 @@ public final class MallocFrameCounter: SceneFrameCounter {
 
     public func setUpBegins() {}
     public func setUpEnds() {}
+    public func warmUpFrame(left: Int) {}
     public func runEnds() {}
 
     public func beginFrame(_ index: Int) {
@@ -204,18 +240,19 @@ public final class MallocFrameCounter: SceneFrameCounter {
 /// A scene's callgrind dumps, frame by frame and phase by phase, turned into its `FrameCounts`.
 public enum SceneCounts {
     /// Counted frames when `--count-frames` is not given: 100 (a p99 over distinct frames),
-    /// fewer for large trees, so that a scene's counting stays within about a minute per
-    /// placement: at most `frameBudget` layer-frames, and never fewer than 10 frames. A
-    /// frame of a 100,000-layer tree takes about 2 s under callgrind (stress-100k: 20 frames);
-    /// app-10k's 10,000 layers, about 0.1 s (100 frames). Decided by the scene alone, so
+    /// fewer for large trees, so that a scene's counting stays within about half a minute
+    /// per placement: about `frameBudget` layer-frames (rounded to tens of frames), and never
+    /// fewer than 10 frames. A
+    /// frame of a 100,000-layer tree takes about 2 s under callgrind (stress-100k: 10
+    /// frames); app-10k's 10,000 layers, about 0.1 s (100 frames). Decided by the scene alone, so
     /// every run of one scene counts the same frames.
     public static func defaultFrames(layers: Int?) -> Int {
         guard let layers, layers > 0 else { return 100 }
-        return min(100, max(10, frameBudget / layers))
+        return min(100, max(10, Int((Double(frameBudget) / Double(layers) / 10).rounded()) * 10))
     }
 
     /// Layers times counted frames a scene's default count stays within.
-    public static let frameBudget = 2_000_000
+    public static let frameBudget = 1_000_000
 
     /// Placements each scene is counted under (the bodies' scheme, `Counts.defaultLayouts`,
     /// with fewer placements: a frame makes millions of accesses, and the placements moved
@@ -229,9 +266,21 @@ public enum SceneCounts {
 
     /// Per run, placement, frame and phase: the counts of each `scene-frame` dump (several
     /// dumps of one phase in a frame are added).
+    /// A dump whose figures are not plausible (a count past 2^62 is a negative one wrapped:
+    /// callgrind's quirk after instrumentation restarts, `CallgrindFrameCounter.instrument`)
+    /// stops the run's counts instead of passing as a figure: `implausible` names them.
     public static func byFrame(_ dumps: [String: CallgrindCounts]) -> [Int: [Int: [Int: [Int: CallgrindCounts]]]] {
+        byFrame(dumps, implausible: nil)
+    }
+
+    public static func byFrame(_ dumps: [String: CallgrindCounts], implausible: UnsafeMutablePointer<[String]>?) -> [Int: [Int: [Int: [Int: CallgrindCounts]]]] {
         var out: [Int: [Int: [Int: [Int: CallgrindCounts]]]] = [:]
         for (name, c) in dumps {
+            let limit: UInt64 = 1 << 62
+            if c.ir >= limit || (c.cache.map { [$0.dr, $0.dw, $0.i1mr, $0.d1mr, $0.d1mw, $0.ilmr, $0.dlmr, $0.dlmw].contains { $0 >= limit } } ?? false) {
+                if name.hasPrefix("scene-frame") { implausible?.pointee.append(name) }
+                continue
+            }
             // Names are unique per dump: "scene-frame R L F P" or "scene-frame R L F P#k".
             let base = name.split(separator: "#").first.map(String.init) ?? name
             let parts = base.split(separator: " ")

@@ -11,6 +11,16 @@ public final class EngineThread: @unchecked Sendable {
     private var job: (() -> Void)?
     private var thread: Thread?
 
+    /// Work runs on the caller's thread (`inline()`).
+    private var runsInline = false
+
+    /// An engine thread that is the caller's own: `sync` runs its work where it is called. A
+    /// counted scene runs this way, all of it on one thread the counter started, so no other
+    /// thread of the process runs (or is woken) while a frame is counted.
+    public static func inline() -> EngineThread { EngineThread() }
+
+    private init() { runsInline = true }
+
     /// Starts the thread, named `name`, with a stack of `stackSize` bytes (16 MiB by default).
     public init(name: String, stackSize: Int = 16 << 20) {
         let t = Thread { [unowned self] in
@@ -30,6 +40,7 @@ public final class EngineThread: @unchecked Sendable {
 
     /// Runs `body` on this thread and returns what it returns (or rethrows).
     public func sync<T>(_ body: @escaping () throws -> T) throws -> T {
+        if runsInline { return try body() }
         var outcome: Result<T, Error>?
         job = { outcome = Result { try body() } }
         start.signal()
@@ -39,7 +50,7 @@ public final class EngineThread: @unchecked Sendable {
 
     /// Ends the thread (its engine is released with it).
     public func stop() {
-        guard thread != nil else { return }
+        guard !runsInline, thread != nil else { return }
         job = nil
         start.signal()
         done.wait()
@@ -47,6 +58,22 @@ public final class EngineThread: @unchecked Sendable {
     }
 
     deinit { stop() }
+
+    /// Runs `body` on a new thread (a fresh engine) with a stack of `stackSize` bytes, the
+    /// caller blocked until it ends.
+    public static func run<T>(name: String, stackSize: Int = 16 << 20, _ body: @escaping () throws -> T) throws -> T {
+        var outcome: Result<T, Error>?
+        let done = DispatchSemaphore(value: 0)
+        let t = Thread {
+            outcome = Result { try body() }
+            done.signal()
+        }
+        t.stackSize = stackSize
+        t.name = name
+        t.start()
+        done.wait()
+        return try outcome!.get()
+    }
 }
 
 /// One run of a scene, advanced a frame at a time (on its own engine thread).

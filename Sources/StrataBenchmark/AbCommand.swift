@@ -139,9 +139,11 @@ struct AbCommand: ParsableCommand {
         // 3. Counts once per build (they do not move between rounds).
         var countRows: [ComparisonRow] = []
         var notes = ["paired: \(rounds) rounds, one process of each build per round\(noControl ? "" : " and the base's again as the A/A control that measures the noise band"), order drawn at random (seed \(seed)); base \(baseLabel), head \(headLabel)\(headEnv.isEmpty ? "" : " run with \(headEnv.joined(separator: " "))")\(baseEnv.isEmpty ? "" : ", base run with \(baseEnv.joined(separator: " "))")"]
-        if !noCounts && !(suites.isEmpty && !scenes.isEmpty) {
-            progress("ab: deterministic counts of each build")
-            let counted = suites.flatMap { ["--suite", $0] } + ["--counts-only", "--no-players"] + (filter.map { ["--filter", $0] } ?? [])
+        if !noCounts {
+            progress("ab: deterministic counts of each build (bodies, and each scene's frame cost)")
+            // Each scene once: its frames are counted, not timed.
+            let counted = suites.flatMap { ["--suite", $0] } + scenes.flatMap { ["--scene", $0] } + params.flatMap { ["--param", $0] }
+                + ["--counts-only", "--no-players"] + (filter.map { ["--filter", $0] } ?? [])
             var sides: [(googleBenchmark: [String: Any], strata: StrataBlock)] = []
             for (side, exe) in [("base", a), ("head", b)] {
                 let report = work.appendingPathComponent("counts-\(side).json")

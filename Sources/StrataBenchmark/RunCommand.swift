@@ -29,7 +29,7 @@ struct RunCommand: ParsableCommand {
     var countLayouts = Counts.defaultLayouts
     @Flag(help: "Only the deterministic counts (of the chosen suites' counted bodies and the selected scenes, matching --filter): no timings.")
     var countsOnly = false
-    @Option(help: ArgumentHelp("Frames of each scene counted under callgrind, after its warm-up (at most the scene's frames). Default: 100, fewer for trees over 20,000 layers (2 million layer-frames, at least 10).", valueName: "n"))
+    @Option(help: ArgumentHelp("Frames of each scene counted under callgrind, after its warm-up (at most the scene's frames). Default: 100, fewer for trees over 10,000 layers (1 million layer-frames, at least 10).", valueName: "n"))
     var countFrames: Int?
     @Option(help: "Heap placements each scene is counted under by callgrind; its per-frame figures are the median placement's.")
     var countSceneLayouts = SceneCounts.defaultLayouts
@@ -37,6 +37,8 @@ struct RunCommand: ParsableCommand {
     var players = true
     @Option(name: .customLong("scene"), help: ArgumentHelp("A scene file or a built-in scene to time (repeatable). Without --suite only the scenes run.", valueName: "file"))
     var sceneFiles: [String] = []
+    @Option(help: ArgumentHelp("A report to compare this run with: its count verdicts (and time differences) go to the terminal and the HTML report's headline. Default: reports/baseline.json when it exists; `none` for no comparison.", valueName: "report"))
+    var baseline: String?
     @OptionGroup var sceneOptions: SceneOptions
     @OptionGroup var trendOptions: TrendOptions
     @Argument(parsing: .postTerminator, help: "Google Benchmark flags.") var googleBenchmarkFlags: [String] = []
@@ -144,12 +146,22 @@ struct RunCommand: ParsableCommand {
                                  googleBenchmarkArguments: gbArguments)
         try writeRunReport(started: started, document: document, buildType: buildType, options: options, summaries: summaries,
                            scenes: scenes, counts: counts, handCheck: handCheck, warnings: warnings, out: out, html: html,
-                           history: trendOptions.source)
+                           history: trendOptions.source, baseline: baselinePath)
         let failed = summaries.filter { $0.error != nil }
         for f in failed { print("FAILED \(f.name): \(f.error ?? "")") }
         if !failed.isEmpty || warnings.contains(where: { $0.hasPrefix("scene ") && $0.contains(" failed") }) {
             throw ExitCode(3)
         }
+    }
+
+    /// The report to compare with: `--baseline`, else reports/baseline.json when it exists
+    /// (and is not the report being written).
+    var baselinePath: String? {
+        if let baseline { return baseline == "none" ? nil : baseline }
+        let d = "reports/baseline.json"
+        guard FileManager.default.fileExists(atPath: d),
+              URL(fileURLWithPath: d).standardizedFileURL != URL(fileURLWithPath: out).standardizedFileURL else { return nil }
+        return d
     }
 
     /// The player of scene `name`, beside the JSON report: `latest.json` -> `latest.player-app-10k.html`.
@@ -221,7 +233,7 @@ struct RunCommand: ParsableCommand {
 /// beside it, and prints the headline: `run` and `stress` end here.
 func writeRunReport(started: Date, document: [String: Any], buildType: String, options: RunOptions, summaries: [BenchmarkSummary],
                     scenes: [SceneResult], counts: [CountResult], handCheck: HandTimedCheck?, warnings: [String],
-                    out: String, html: String?, history: HistorySource? = nil) throws {
+                    out: String, html: String?, history: HistorySource? = nil, baseline: String? = nil) throws {
     var warnings = warnings
     let machine = MachineFingerprint.current(googleBenchmarkBuildType: buildType)
     if !machine.cpuFlags.contains("avx2") { warnings.append("this CPU reports no AVX2: the haswell build cannot be timed here") }
@@ -233,9 +245,31 @@ func writeRunReport(started: Date, document: [String: Any], buildType: String, o
     try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
     try data.write(to: url, options: .atomic)
     let htmlPath = html ?? (out.hasSuffix(".json") ? String(out.dropLast(5)) + ".html" : out + ".html")
-    try writeHTML(block, document, baseline: nil, comparison: nil, history: history, to: htmlPath)
+    // Against the baseline: the verdicts go into the HTML headline and to the terminal (the
+    // run's exit status does not change: `compare --gate` is the gate).
+    var against: (block: StrataBlock, comparison: Comparison)?
+    if let baseline {
+        do {
+            let base = try ReportBuilder.read(URL(fileURLWithPath: baseline)).strata
+            against = (base, Comparator().compare(base: base, head: block, basePath: baseline, headPath: out))
+        } catch {
+            warnings.append("baseline \(baseline) not compared: \(error)")
+        }
+    }
+    try writeHTML(block, document, baseline: against?.block, comparison: against?.comparison, history: history, to: htmlPath)
     print("")
     print(Headline.markdown(block))
+    if let c = against?.comparison {
+        let counted = c.rows.filter { $0.metric != "time" }
+        let by = Dictionary(grouping: counted, by: \.verdict).mapValues(\.count)
+        print("")
+        print("Against \(baseline ?? ""): counts \(by[.regression] ?? 0) regressed, \(by[.improvement] ?? 0) improved, \(by[.unchanged] ?? 0) unchanged"
+              + ((by[.inconclusive] ?? 0) > 0 ? ", \(by[.inconclusive]!) inconclusive" : "") + ((by[.new] ?? 0) > 0 ? ", \(by[.new]!) new" : "")
+              + " (`strata-bench compare \(baseline ?? "") \(out) --gate counts` gates on them)")
+        for r in counted where [.regression, .improvement, .inconclusive].contains(r.verdict) {
+            print("  \(r.verdictLabel) \(r.metric) \(r.formatChange(r.change)) \(r.name)")
+        }
+    }
     for w in warnings { print("warning: \(w)") }
     progress("wrote \(out) and \(htmlPath) in \(Int(Date().timeIntervalSince(started))) s")
 }

@@ -45,7 +45,7 @@ final class SwiftSceneRun: SceneStepping {
     let label: String
     let totalFrames: Int
     private let timed: Int
-    private let thread = EngineThread(name: "strata-swift-scene")
+    private let thread: EngineThread
     private var recorder: FrameTimeRecorder
     private var samples: [SceneMemory.Sample] = []
     private var root: CALayer?
@@ -58,6 +58,8 @@ final class SwiftSceneRun: SceneStepping {
         timed = max(1, settings.frames ?? (settings.quick ? scene.quickFrames : scene.frames))
         totalFrames = scene.warmupFrames + timed
         recorder = FrameTimeRecorder(expectedFrames: timed)
+        // A counted run is driven on the counter's own thread (`playCounted`).
+        thread = settings.counter != nil ? EngineThread.inline() : EngineThread(name: "strata-swift-scene")
     }
 
     func setUp() throws {
@@ -94,6 +96,7 @@ final class SwiftSceneRun: SceneStepping {
                 // included), then the frame's phases.
                 let t = Double(f + 1) / scene.framesPerSecond
                 guard f >= scene.warmupFrames else {
+                    counter.warmUpFrame(left: scene.warmupFrames - f)
                     scene.frame(f, root)
                     renderer.beginFrame(atTime: t)
                     renderer.render()

@@ -36,7 +36,7 @@ struct StressCommand: ParsableCommand {
     @Option(help: "Where the HTML report goes (default: beside the JSON, .html).") var html: String?
     @Flag(help: "Print the scene file this run is, and stop (save it to edit and run with `run --scene`).") var printScene = false
     @Flag(help: "Skip the deterministic frame cost (callgrind and malloc counts of the tree's frames).") var noCounts = false
-    @Option(help: ArgumentHelp("Frames counted under callgrind after the warm-up. Default: 100, fewer for trees over 20,000 layers (2 million layer-frames, at least 10).", valueName: "n"))
+    @Option(help: ArgumentHelp("Frames counted under callgrind after the warm-up. Default: 100, fewer for trees over 10,000 layers (1 million layer-frames, at least 10).", valueName: "n"))
     var countFrames: Int?
     @Option(help: "Heap placements the tree is counted under.") var countSceneLayouts = SceneCounts.defaultLayouts
 

@@ -219,6 +219,15 @@ public final class HistoryStore {
             add(b.name, .time, b.medianNsPerItem)
         }
         for c in report.counts {
+            if let f = c.frames {
+                // A scene's frame cost: the per-frame figures compare judges.
+                add(c.name, .instructionsP50, f.instructions?.p50)
+                add(c.name, .instructionsP99, f.instructions?.p99)
+                add(c.name, .estimatedCyclesP50, f.estimatedCycles?.p50)
+                add(c.name, .estimatedCyclesP99, f.estimatedCycles?.p99)
+                add(c.name, .mallocs, f.mallocs.mean)
+                continue
+            }
             add(c.name, .instructions, c.instructionsPerItem)
             add(c.name, .estimatedCycles, c.estimatedCyclesPerItem)
             add(c.name, .l1Misses, c.l1MissesPerItem)
@@ -521,6 +530,12 @@ public enum HistoryMetric: String, CaseIterable, Codable {
     case p99
     /// A scene's hitch time ratio, ms/s.
     case hitch
+    /// A scene's per-frame instructions, median and 99th percentile (callgrind).
+    case instructionsP50 = "instructions-p50"
+    case instructionsP99 = "instructions-p99"
+    /// A scene's per-frame estimated cycles, median and 99th percentile.
+    case estimatedCyclesP50 = "estimated-cycles-p50"
+    case estimatedCyclesP99 = "estimated-cycles-p99"
 
     /// The unit the values are in, as the command line and the report print it.
     public var unit: String {
@@ -532,6 +547,8 @@ public enum HistoryMetric: String, CaseIterable, Codable {
         case .mallocs: return "mallocs/item"
         case .p50, .p99: return "ms"
         case .hitch: return "ms/s"
+        case .instructionsP50, .instructionsP99: return "instr/frame"
+        case .estimatedCyclesP50, .estimatedCyclesP99: return "cycles/frame"
         }
     }
 }

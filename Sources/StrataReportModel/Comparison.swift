@@ -154,6 +154,24 @@ extension Comparison {
                      counts.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: " · "), ""]
         lines += notes.map { "> \($0)" }
         if !notes.isEmpty { lines.append("") }
+        // The scenes' frame cost first: one line per scene, its per-frame figures' changes.
+        let frameMetrics = ["estimated-cycles-p50", "estimated-cycles-p99", "instructions-p50", "instructions-p99", "mallocs"]
+        let sceneRows = rows.filter { $0.name.hasPrefix("scene/") && frameMetrics.contains($0.metric) }
+        var scenes: [String] = []
+        for r in sceneRows where !scenes.contains(r.name) { scenes.append(r.name) }
+        if !scenes.isEmpty {
+            lines.append("| scene frame cost | " + frameMetrics.joined(separator: " | ") + " |")
+            lines.append("|---|" + frameMetrics.map { _ in "---:" }.joined(separator: "|") + "|")
+            for name in scenes {
+                let cells = frameMetrics.map { m -> String in
+                    guard let r = sceneRows.first(where: { $0.name == name && $0.metric == m }) else { return "–" }
+                    let mark = r.verdict == .regression ? " ✗" : r.verdict == .improvement ? " ✓" : r.verdict == .unchanged ? "" : " ?"
+                    return r.formatChange(r.change) + mark
+                }
+                lines.append("| `\(name)` | " + cells.joined(separator: " | ") + " |")
+            }
+            lines.append("")
+        }
         if decided.isEmpty {
             lines.append("No regression and no improvement.")
         } else {

@@ -47,7 +47,8 @@ final class SceneRun: SceneStepping {
                      program.recordedFrameCount ?? .max)
         totalFrames = program.warmupFrames + timed
         recorder = FrameTimeRecorder(expectedFrames: timed)
-        thread = EngineThread(name: "strata-scene")
+        // A counted run is driven on the counter's own thread (`playCounted`).
+        thread = settings.counter != nil ? EngineThread.inline() : EngineThread(name: "strata-scene")
     }
 
     func setUp() throws {
@@ -85,7 +86,11 @@ final class SceneRun: SceneStepping {
             if let counter = settings.counter {
                 // Counted, not timed: the same operations, prepared the same way.
                 let ops = session.prepare(program.frame(f))
-                guard f >= warmup else { session.apply(ops); return }
+                guard f >= warmup else {
+                    counter.warmUpFrame(left: warmup - f)
+                    session.apply(ops)
+                    return
+                }
                 session.probe = counter
                 session.beginProbedFrame()
                 counter.beginFrame(f - warmup)

@@ -21,6 +21,11 @@ void strata_callgrind_stop_instrumentation(void);
 /// Dumps the counters as "scene-frame RUN LAYOUT FRAME PHASE" (a scene frame's phase),
 /// naming the dump without allocating.
 void strata_callgrind_dump_frame_phase(unsigned long run, unsigned long layout, unsigned long frame, unsigned long phase);
+/// Instructions (the `summary:` line) of callgrind's dump file "BASE.N", 0 when unreadable;
+/// reads into the stack, allocating nothing.
+unsigned long long strata_callgrind_dump_instructions(const char *base, unsigned long n);
+/// n iterations of a loop of fixed cost (the planted work of STRATA_BENCH_INJECT_SLOWDOWN).
+unsigned long long strata_spin(unsigned long long n);
 #ifdef __cplusplus
 }
 #endif

@@ -39,7 +39,8 @@ public struct ReportTrends {
     }
 
     /// The fixed set of headline figures: instructions and estimated cycles of four counted
-    /// bodies, the time of two large benchmarks, and the main scene's p99.
+    /// bodies, the time of two large benchmarks, the main scene's p99, and the shipped scenes'
+    /// deterministic frame cost (per-frame p50 and p99 of estimated cycles).
     public static let headlineFigures: [Figure] = [
         Figure("commit/implicit/1000", .instructions), Figure("commit/implicit/1000", .estimatedCycles),
         Figure("frame/opacity/shared/basic/1000", .instructions), Figure("frame/opacity/shared/basic/1000", .estimatedCycles),
@@ -47,6 +48,8 @@ public struct ReportTrends {
         Figure("lookup/built-in/interned", .instructions), Figure("lookup/built-in/interned", .estimatedCycles),
         Figure("frame/opacity/shared/basic/10000", .time), Figure("commit/implicit/10000", .time),
         Figure("scene/app-10k", .p99),
+        Figure("scene/app-10k", .estimatedCyclesP50), Figure("scene/app-10k", .estimatedCyclesP99),
+        Figure("scene/stress-100k", .estimatedCyclesP50), Figure("scene/stress-100k", .estimatedCyclesP99),
     ]
 
     /// The database's path, as given.
@@ -201,6 +204,10 @@ enum TrendsSection {
         case .p50: return "Frame time p50"
         case .p99: return "Frame time p99"
         case .hitch: return "Hitch time"
+        case .instructionsP50: return "Instructions per frame, p50"
+        case .instructionsP99: return "Instructions per frame, p99"
+        case .estimatedCyclesP50: return "Estimated cycles per frame, p50"
+        case .estimatedCyclesP99: return "Estimated cycles per frame, p99"
         }
     }
 
@@ -214,6 +221,8 @@ enum TrendsSection {
         case .p50: return "p50 frame time"
         case .p99: return "p99 frame time"
         case .hitch: return "hitch (ms/s)"
+        case .instructionsP50, .instructionsP99: return "instructions per frame"
+        case .estimatedCyclesP50, .estimatedCyclesP99: return "est. cycles per frame"
         }
     }
 
@@ -242,6 +251,8 @@ enum TrendsSection {
         case .mallocs: return { "\(Format.perItem($0)) mallocs per \(item)" }
         case .p50, .p99: return { Format.ms($0) }
         case .hitch: return { "\(Format.compact($0)) ms/s" }
+        case .instructionsP50, .instructionsP99: return { "\(Format.integer($0)) instructions per frame" }
+        case .estimatedCyclesP50, .estimatedCyclesP99: return { "\(Format.integer($0)) estimated cycles per frame" }
         }
     }
 }

@@ -309,8 +309,8 @@ final class RunState {
         case let .removeAllAnimations(layer):
             self.layer(layer)?.removeAllAnimations()
         case let .frame(time):
-            let t0 = DispatchTime.now().uptimeNanoseconds
             if probe != nil {
+                // Counted, not timed: no clock is read (its cost varies from call to call).
                 inFrame = true
                 defer { inFrame = false }
                 enter(.commit)
@@ -323,7 +323,10 @@ final class RunState {
                 }
                 enter(.endFrame)
                 renderer.endFrame()
-            } else if snapshotEachFrame {
+                return
+            }
+            let t0 = DispatchTime.now().uptimeNanoseconds
+            if snapshotEachFrame {
                 renderer.beginFrame(atTime: time)
                 renderer.render()
                 let s0 = DispatchTime.now().uptimeNanoseconds
