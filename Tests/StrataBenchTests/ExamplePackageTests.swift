@@ -31,7 +31,8 @@ final class ExamplePackageTests: XCTestCase {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("strata-example-\(getpid())")
         defer { try? FileManager.default.removeItem(at: dir) }
         let json = dir.appendingPathComponent("latest.json").path
-        let (ran, output) = try run(exe, ["run", "--quick", "--repetitions", "1", "--min-time", "0.001", "--no-players", "--count-layouts", "1", "--out", json])
+        let (ran, output) = try run(exe, ["run", "--quick", "--repetitions", "1", "--min-time", "0.001", "--no-players", "--count-layouts", "1",
+                                          "--count-scene-layouts", "1", "--count-frames", "12", "--out", json])
         XCTAssertEqual(ran, 0, String(output.suffix(3000)))
         let data = try Data(contentsOf: URL(fileURLWithPath: json))
         let doc = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
@@ -44,8 +45,19 @@ final class ExamplePackageTests: XCTestCase {
         XCTAssertEqual(scenes.first?["frames"] as? Int, 120)
         XCTAssertEqual(scenes.first?["layers"] as? Int, 601, "300 cards, 300 badges and the root")
         let counts = try XCTUnwrap(strata["counts"] as? [[String: Any]])
-        XCTAssertEqual(counts.map { $0["name"] as? String }, ["my-app/pulse-badges/1000"], "the case it asked to be counted")
+        XCTAssertEqual(counts.map { $0["name"] as? String }, ["my-app/pulse-badges/1000", "scene/my-app-feed"],
+                       "the case it asked to be counted, and its Swift scene's frame cost")
         XCTAssertGreaterThan(counts.first?["mallocs_per_item"] as? Double ?? 0, 0, "adding an animation allocates")
+        // The scene written in Swift, counted frame by frame: its code is the setters phase.
+        let frames = try XCTUnwrap(counts.last?["frames"] as? [String: Any])
+        XCTAssertEqual(frames["frames"] as? Int, 12)
+        XCTAssertEqual(frames["warmup_frames"] as? Int, 20)
+        let series = try XCTUnwrap(frames["instructions_series"] as? [Double])
+        XCTAssertEqual(series.count, 12)
+        XCTAssertTrue(series.allSatisfy { $0 > 1000 }, "\(series)")
+        let phases = try XCTUnwrap(frames["phases"] as? [[String: Any]])
+        XCTAssertEqual(phases.compactMap { $0["name"] as? String }, ["setters", "commit", "render", "snapshot", "endFrame"])
+        XCTAssertGreaterThan(phases[0]["instructions_per_frame"] as? Double ?? 0, 0, "the scene's own code moves cards")
         XCTAssertTrue(FileManager.default.fileExists(atPath: dir.appendingPathComponent("latest.html").path))
 
         // compare and its gate, as with strata-bench's own reports.
