@@ -170,7 +170,7 @@ public enum Counts {
     /// 17.89); with this environment and `scratchDirectory()`, four runs gave 17.833 each.
     /// Kept: the trust experiments' knobs, the sanitizers' options and LD_LIBRARY_PATH; PATH
     /// is fixed (valgrind and setarch are found through it).
-    static func countingEnvironment(_ inherited: [String: String]) -> [String: String] {
+    public static func countingEnvironment(_ inherited: [String: String]) -> [String: String] {
         var env = ["PATH": "/usr/local/bin:/usr/bin:/bin", "SWIFT_DETERMINISTIC_HASHING": "1", "LC_ALL": "C"]
         for (k, v) in inherited where k.hasPrefix("STRATA_BENCH_INJECT_") || k.hasSuffix("SAN_OPTIONS") || k == "LD_LIBRARY_PATH" { env[k] = v }
         return env
@@ -180,6 +180,11 @@ public enum Counts {
     /// of the executable runs from it, and its path is on the initial stack too).
     public static func scratchDirectory() -> URL {
         URL(fileURLWithPath: "/tmp").appendingPathComponent(String(format: "strata-bench-callgrind-%010d", Int(getpid())))
+    }
+
+    /// The scratch directory of counted process `k` of this one (names of one length too).
+    public static func scratchDirectory(_ k: Int) -> URL {
+        URL(fileURLWithPath: "/tmp").appendingPathComponent(String(format: "strata-bench-callgrind-%010d-%04d", Int(getpid()), k % 10_000))
     }
 
     /// The trigger name and event totals of one callgrind dump

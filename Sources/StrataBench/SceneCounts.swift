@@ -197,7 +197,7 @@ public final class InjectedFrameWork {
 
 /// Counts a scene's mallocs per frame and phase, in this process (the thread-local counters
 /// of CAllocationCounter, on the engine's thread), as the bodies' mallocs are counted.
-public final class MallocFrameCounter: SceneFrameCounter {
+public final class MallocFrameCounter: SceneFrameCounter, Codable {
     private var current = FramePhase.setters
     private var phaseStart: UInt64 = 0
     private var frame: [UInt64] = Array(repeating: 0, count: FramePhase.allCases.count)
@@ -206,6 +206,8 @@ public final class MallocFrameCounter: SceneFrameCounter {
     /// Frees and bytes over all counted frames.
     public private(set) var frees: UInt64 = 0
     public private(set) var bytes: UInt64 = 0
+
+    enum CodingKeys: String, CodingKey { case frames, frees, bytes }
 
     public init(expectedFrames: Int = 0) { frames.reserveCapacity(expectedFrames) }
 

@@ -9,6 +9,8 @@ import StrataScript
 /// scratch directory, or a scene written in Swift, by name), every placement of it.
 struct SceneCountJob: Codable {
     struct Run: Codable {
+        /// The run's index in the counting command (dumps are named by it).
+        var index: Int
         /// The name the counts are reported under (`scene/LABEL`).
         var label: String
         /// A scene file (scene files, recordings and stress trees are copied to scratch).
@@ -22,7 +24,8 @@ struct SceneCountJob: Codable {
         var frames: Int
     }
     var runs: [Run]
-    var layouts: Int
+    /// The placements to count (of each run).
+    var layouts: [Int]
     /// callgrind's `--callgrind-out-file` (the planted regression reads its dumps back).
     var dumpFile: String
 }
@@ -110,84 +113,21 @@ enum SceneCounting {
     /// re-run under callgrind (`count-scenes-worker`), one `scene/LABEL` entry each.
     static func count(_ runs: [SceneCountRun], layouts: Int, warnings: inout [String]) throws -> [CountResult] {
         guard !runs.isEmpty else { return [] }
-        // Mallocs, per frame and phase, outside callgrind.
-        var mallocs: [MallocFrameCounter] = []
-        for r in runs {
-            let counter = MallocFrameCounter(expectedFrames: r.frames)
-            do {
-                try playCounted(r.stepper(counter))
-            } catch {
-                warnings.append("scene \(r.label): counts failed: \(error)")
-            }
-            mallocs.append(counter)
-        }
         var byRun: [Int: [Int: [Int: [Int: CallgrindCounts]]]] = [:]
         var seconds: [Int: Double] = [:]
+        var mallocs: [MallocFrameCounter] = runs.map { _ in MallocFrameCounter() }
         if Counts.valgrindAvailable {
-            let scratch = Counts.scratchDirectory()
-            defer { try? FileManager.default.removeItem(at: scratch) }
             do {
-                // The job and the scene files go beside callgrind's output, under names of one
-                // length, so nothing on the counted process's stack or heap depends on where
-                // the user's files are.
-                let jobDir = URL(fileURLWithPath: scratch.path + "-job")
-                try? FileManager.default.removeItem(at: jobDir)
-                try FileManager.default.createDirectory(at: jobDir, withIntermediateDirectories: true)
-                defer { try? FileManager.default.removeItem(at: jobDir) }
-                var jobRuns: [SceneCountJob.Run] = []
-                for (i, r) in runs.enumerated() {
-                    var file: String?
-                    if let p = r.program {
-                        let copy = jobDir.appendingPathComponent(String(format: "scene-%04d.json", i))
-                        if let text = r.text {
-                            try Data(text.utf8).write(to: copy)
-                        } else if FileManager.default.fileExists(atPath: p.file) {
-                            try FileManager.default.copyItem(at: URL(fileURLWithPath: p.file), to: copy)
-                        } else {
-                            throw BenchmarkError("scene \(r.label): its file is gone")
-                        }
-                        file = copy.path
-                    }
-                    jobRuns.append(SceneCountJob.Run(label: r.label, file: file,
-                                                     parameters: Dictionary(uniqueKeysWithValues: (r.program?.parameters ?? []).map { ($0.name, $0.value) }),
-                                                     swift: r.swift?.name, engine: r.engine, strategy: r.strategy, frames: r.frames))
-                }
-                let jobFile = jobDir.appendingPathComponent("job.json")
-                let job = SceneCountJob(runs: jobRuns, layouts: layouts, dumpFile: scratch.appendingPathComponent("callgrind.out").path)
-                try JSONEncoder().encode(job).write(to: jobFile)
-                progress("counting \(runs.count) scene run\(runs.count == 1 ? "" : "s") under callgrind (\(layouts) placement\(layouts == 1 ? "" : "s") each): \(runs.map { "\($0.label) \($0.frames) frames" }.joined(separator: ", "))")
-                let started = Date()
-                var last = started
-                var runStarted: [Int: Date] = [:]
-                let dumps = try Counts.callgrind(
-                    executable: CommandLine.arguments[0].contains("/") ? URL(fileURLWithPath: CommandLine.arguments[0]).path : CommandLine.arguments[0],
-                    arguments: ["count-scenes-worker", jobFile.path], scratch: scratch, options: SceneCounts.callgrindOptions,
-                    progress: { line in
-                        // "RUN LAYOUT FRAME TOTAL" from the worker.
-                        let parts = line.split(separator: " ").compactMap { Int($0) }
-                        guard parts.count == 4, parts[0] < runs.count else { progress("  \(line)"); return }
-                        let now = Date()
-                        if runStarted[parts[0]] == nil { runStarted[parts[0]] = now }
-                        if parts[2] == parts[3] { seconds[parts[0]] = now.timeIntervalSince(runStarted[parts[0]]!) }
-                        if parts[2] == parts[3] || now.timeIntervalSince(last) > 5 {
-                            last = now
-                            progress(String(format: "  %@: placement %d of %d, frame %d of %d (%.0f s)", runs[parts[0]].label, parts[1] + 1, layouts,
-                                            parts[2], parts[3], now.timeIntervalSince(started)))
-                        }
-                    })
-                var implausible: [String] = []
-                byRun = SceneCounts.byFrame(dumps, implausible: &implausible)
-                let bad = Set(implausible.compactMap { $0.split(separator: " ").dropFirst().first.flatMap { Int($0) } })
-                for run in bad.sorted() where run < runs.count {
-                    byRun[run] = nil
-                    warnings.append("scene \(runs[run].label): callgrind gave a count that is not plausible (\(implausible.sorted().first ?? "")): its instruction counts are left out")
-                }
-                progress(String(format: "counted the scenes in %.0f s", Date().timeIntervalSince(started)))
+                (byRun, seconds, mallocs) = try countUnderCallgrind(runs, layouts: layouts, warnings: &warnings)
             } catch {
                 warnings.append("scene instruction counts unavailable: \(error)")
             }
         } else {
             warnings.append("valgrind not found: no scene instruction counts (scripts/setup installs it)")
+            // Mallocs alone, in this process.
+            for (i, r) in runs.enumerated() {
+                do { try playCounted(r.stepper(mallocs[i])) } catch { warnings.append("scene \(r.label): counts failed: \(error)") }
+            }
         }
         return runs.enumerated().compactMap { i, r in
             guard !mallocs[i].frames.isEmpty else { return nil }
@@ -198,25 +138,171 @@ enum SceneCounting {
     }
 }
 
+extension SceneCounting {
+    /// Every placement of every run in a callgrind process of its own: its counts depend on
+    /// the scene and the placement alone, not on which other scenes the command counts or in
+    /// what order. Two processes run at a time (the machine's two cores; each is one thread
+    /// under valgrind). Returns the dumps by run, placement, frame and phase, and each run's
+    /// counting seconds (the sum over its placements).
+    static func countUnderCallgrind(_ runs: [SceneCountRun], layouts: Int, warnings: inout [String]) throws
+        -> ([Int: [Int: [Int: [Int: CallgrindCounts]]]], [Int: Double], [MallocFrameCounter]) {
+        let executable = CommandLine.arguments[0].contains("/") ? URL(fileURLWithPath: CommandLine.arguments[0]).path : CommandLine.arguments[0]
+        // The scene files, once, under names of one length (nothing in the counted process
+        // depends on where the user's files are).
+        let files = URL(fileURLWithPath: Counts.scratchDirectory().path + "-scenes")
+        try? FileManager.default.removeItem(at: files)
+        try FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: files) }
+        var jobRuns: [SceneCountJob.Run] = []
+        for (i, r) in runs.enumerated() {
+            var file: String?
+            if let p = r.program {
+                let copy = files.appendingPathComponent(String(format: "scene-%04d.json", i))
+                if let text = r.text {
+                    try Data(text.utf8).write(to: copy)
+                } else if FileManager.default.fileExists(atPath: p.file) {
+                    try FileManager.default.copyItem(at: URL(fileURLWithPath: p.file), to: copy)
+                } else {
+                    throw BenchmarkError("scene \(r.label): its file is gone")
+                }
+                file = copy.path
+            }
+            jobRuns.append(SceneCountJob.Run(index: i, label: r.label, file: file,
+                                             parameters: Dictionary(uniqueKeysWithValues: (r.program?.parameters ?? []).map { ($0.name, $0.value) }),
+                                             swift: r.swift?.name, engine: r.engine, strategy: r.strategy, frames: r.frames))
+        }
+        // Placement -1: the run's mallocs, counted by the worker outside callgrind (a fresh
+        // process too, so they do not depend on what this process did before).
+        let tasks = jobRuns.flatMap { r in (-1..<max(layouts, 1)).map { (run: r, layout: $0) } }
+        var mallocs: [MallocFrameCounter] = runs.map { _ in MallocFrameCounter() }
+        progress("counting \(runs.count) scene run\(runs.count == 1 ? "" : "s") under callgrind, \(layouts) placement\(layouts == 1 ? "" : "s") each, two processes at a time: \(runs.map { "\($0.label) \($0.frames) frames" }.joined(separator: ", "))")
+        let started = Date()
+        let lock = NSLock()
+        var byRun: [Int: [Int: [Int: [Int: CallgrindCounts]]]] = [:]
+        var seconds: [Int: Double] = [:]
+        var failures: [String] = []
+        var next = 0
+        var last = Date.distantPast
+        func worker(_ slot: Int) {
+            while true {
+                lock.lock()
+                let k = next
+                next += 1
+                lock.unlock()
+                guard k < tasks.count else { return }
+                let (run, layout) = tasks[k]
+                let t0 = Date()
+                do {
+                    let scratch = Counts.scratchDirectory(k)
+                    defer { try? FileManager.default.removeItem(at: scratch) }
+                    let jobDir = URL(fileURLWithPath: scratch.path + "-job")
+                    try? FileManager.default.removeItem(at: jobDir)
+                    try FileManager.default.createDirectory(at: jobDir, withIntermediateDirectories: true)
+                    defer { try? FileManager.default.removeItem(at: jobDir) }
+                    let jobFile = jobDir.appendingPathComponent("job.json")
+                    let job = SceneCountJob(runs: [run], layouts: [layout], dumpFile: scratch.appendingPathComponent("callgrind.out").path)
+                    try JSONEncoder().encode(job).write(to: jobFile)
+                    if layout < 0 {
+                        let out = jobDir.appendingPathComponent("mallocs.json")
+                        let p = Process()
+                        p.executableURL = URL(fileURLWithPath: executable)
+                        p.arguments = ["count-scenes-worker", jobFile.path, "--mallocs", out.path]
+                        p.environment = Counts.countingEnvironment(ProcessInfo.processInfo.environment)
+                        let log = Pipe()
+                        p.standardOutput = log
+                        p.standardError = log
+                        try p.run()
+                        let text = String(decoding: log.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                        p.waitUntilExit()
+                        guard p.terminationStatus == 0 else { throw BenchmarkError("malloc count failed (status \(p.terminationStatus)):\n\(text.suffix(2000))") }
+                        let counted = try JSONDecoder().decode(MallocFrameCounter.self, from: Data(contentsOf: out))
+                        lock.lock()
+                        mallocs[run.index] = counted
+                        lock.unlock()
+                        continue
+                    }
+                    let dumps = try Counts.callgrind(executable: executable, arguments: ["count-scenes-worker", jobFile.path], scratch: scratch,
+                                                     options: SceneCounts.callgrindOptions, progress: { line in
+                        // "RUN LAYOUT FRAME TOTAL" from the worker, at most every 5 s.
+                        let parts = line.split(separator: " ").compactMap { Int($0) }
+                        lock.lock()
+                        defer { lock.unlock() }
+                        guard parts.count == 4, Date().timeIntervalSince(last) > 5 else { return }
+                        last = Date()
+                        progress(String(format: "  %@: placement %d of %d, frame %d of %d (%.0f s)", run.label, layout + 1, layouts,
+                                        parts[2], parts[3], last.timeIntervalSince(started)))
+                    })
+                    var implausible: [String] = []
+                    let counted = SceneCounts.byFrame(dumps, implausible: &implausible)
+                    lock.lock()
+                    defer { lock.unlock() }
+                    if !implausible.isEmpty {
+                        failures.append("scene \(run.label): callgrind gave a count that is not plausible (\(implausible.sorted()[0])): its instruction counts are left out")
+                        byRun[run.index] = [:]
+                    } else if byRun[run.index] != [:] {
+                        for (l, frames) in counted[run.index] ?? [:] { byRun[run.index, default: [:]][l] = frames }
+                    }
+                    seconds[run.index, default: 0] += Date().timeIntervalSince(t0)
+                } catch {
+                    lock.lock()
+                    failures.append("scene \(run.label), placement \(layout + 1): \(error)")
+                    lock.unlock()
+                }
+            }
+        }
+        let group = DispatchGroup()
+        for slot in 0..<2 {
+            group.enter()
+            Thread {
+                worker(slot)
+                group.leave()
+            }.start()
+        }
+        group.wait()
+        warnings += failures
+        // A run whose counts were found not plausible keeps none.
+        for (i, placements) in byRun where placements.isEmpty { byRun[i] = nil }
+        progress(String(format: "counted the scenes in %.0f s", Date().timeIntervalSince(started)))
+        return (byRun, seconds, mallocs)
+    }
+}
+
 /// Runs inside callgrind, started by `run`: counts the frames of the scenes in a job file.
 struct CountScenesWorker: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "count-scenes-worker", shouldDisplay: false)
 
     @Argument var job: String
+    @Option(help: "Count the runs' mallocs (outside callgrind) and write them here, instead of counting under callgrind.")
+    var mallocs: String?
 
     func run() throws {
         let job = try JSONDecoder().decode(SceneCountJob.self, from: Data(contentsOf: URL(fileURLWithPath: job)))
+        if let mallocs {
+            for r in job.runs {
+                let program = try r.file.map { try SceneLoader.load(path: $0, parameters: r.parameters) }
+                let swift = try r.swift.map { name in
+                    guard let s = Catalog.swiftScenes.first(where: { $0.name == name }) else { throw ValidationError("no Swift scene named \(name)") }
+                    return s
+                }
+                let counter = MallocFrameCounter(expectedFrames: r.frames)
+                try playCounted(SceneCountRun(label: r.label, program: program, swift: swift, engine: r.engine, strategy: r.strategy,
+                                              frames: r.frames).stepper(counter))
+                try JSONEncoder().encode(counter).write(to: URL(fileURLWithPath: mallocs))
+            }
+            return
+        }
         // Made (and calibrated) in every worker, planted or not: both lay out their heaps alike.
         let calibrated = InjectedFrameWork(percent: InjectedFrameWork.percentFromEnvironment ?? 0, dumpFile: job.dumpFile)
         let injection = calibrated.percent > 0 ? calibrated : nil
-        for (i, r) in job.runs.enumerated() {
+        for r in job.runs {
+            let i = r.index
             let program = try r.file.map { try SceneLoader.load(path: $0, parameters: r.parameters) }
             let swift = try r.swift.map { name in
                 guard let s = Catalog.swiftScenes.first(where: { $0.name == name }) else { throw ValidationError("no Swift scene named \(name)") }
                 return s
             }
             let run = SceneCountRun(label: r.label, program: program, swift: swift, engine: r.engine, strategy: r.strategy, frames: r.frames)
-            for layout in 0..<max(job.layouts, 1) {
+            for layout in job.layouts {
                 let stepper = try run.stepper(CallgrindFrameCounter(run: i, layout: layout, injection: injection))
                 let warmup = run.warmupFrames
                 print("\(Counts.progressPrefix)\(i) \(layout) 0 \(stepper.totalFrames - warmup)")

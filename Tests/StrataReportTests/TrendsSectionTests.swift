@@ -93,8 +93,9 @@ final class TrendsSectionTests: XCTestCase {
         let html = render(run, trends: trends)
         XCTAssertTrue(html.contains("<section id=\"trends\">"))
         XCTAssertTrue(html.contains("href=\"#trends\""), "the table of contents links the section")
-        // One chart per figure with at least two points: the history has six of the eleven
-        // figures; lookup/built-in/interned's instructions are this run's only.
+        // One chart per figure with at least two points: the history has six of the fifteen
+        // figures; lookup/built-in/interned's instructions are this run's only (nor has it
+        // the scenes' frame cost).
         let expected = ["trend-commit-implicit-1000-instructions",
                         "trend-frame-opacity-shared-basic-1000-instructions", "trend-frame-opacity-shared-basic-1000-estimated-cycles",
                         "trend-frame-opacity-shared-basic-10000-time", "trend-commit-implicit-10000-time", "trend-scene-app-10k-p99"]
@@ -104,7 +105,9 @@ final class TrendsSectionTests: XCTestCase {
                       "the report's own charts and the trends")
         XCTAssertTrue(html.contains("Not drawn (fewer than 2 points): commit/implicit/1000 · estimated-cycles (not measured); "
                                     + "frame/position/own/keyframe/1000 · instructions (not measured); frame/position/own/keyframe/1000 · estimated-cycles (not measured); "
-                                    + "lookup/built-in/interned · instructions (this run only); lookup/built-in/interned · estimated-cycles (not measured)."))
+                                    + "lookup/built-in/interned · instructions (this run only); lookup/built-in/interned · estimated-cycles (not measured); "
+                                    + "scene/app-10k · estimated-cycles-p50 (not measured); scene/app-10k · estimated-cycles-p99 (not measured); "
+                                    + "scene/stress-100k · estimated-cycles-p50 (not measured); scene/stress-100k · estimated-cycles-p99 (not measured)."))
 
         // The step: where 17.4 starts, commit 6 (c0ffee6), +12.3%; nowhere else.
         let step = try XCTUnwrap(trends.figures.first { $0.figure == .init("frame/opacity/shared/basic/1000", .instructions) })
