@@ -30,6 +30,18 @@ struct SceneCountJob: Codable {
     var dumpFile: String
 }
 
+extension SceneCountJob.Run {
+    /// The run, its scene read again (a file) or found among the registered Swift scenes.
+    func countRun() throws -> SceneCountRun {
+        let program = try file.map { try SceneLoader.load(path: $0, parameters: parameters) }
+        let scene = try swift.map { name in
+            guard let s = Catalog.swiftScenes.first(where: { $0.name == name }) else { throw ValidationError("no Swift scene named \(name)") }
+            return s
+        }
+        return SceneCountRun(label: label, program: program, swift: scene, engine: engine, strategy: strategy, frames: frames)
+    }
+}
+
 /// One run to count, as `run` and `stress` select it.
 struct SceneCountRun {
     var label: String
@@ -84,20 +96,13 @@ enum SceneCounting {
     /// `frames`: counted frames (nil: `SceneCounts.defaultFrames` of each scene).
     static func runs(_ programs: [SceneProgram], _ swiftScenes: [SceneBenchmark], options: SceneOptions, frames: Int?,
                      warnings: inout [String]) throws -> [SceneCountRun] {
-        let engines = try options.engines()
         let strategies = try options.strategies()
         var out: [SceneCountRun] = []
         for p in programs {
             let full = min(p.frames, p.recordedFrameCount ?? .max)
-            for engine in engines ?? ["fast"] {
-                let mine: [String?] = engine == "reference" ? [nil] : strategies.map { $0.map(Optional.some) } ?? [nil]
-                for strategy in mine {
-                    var label = p.name
-                    if engines != nil { label += "/\(engine)" }
-                    if let strategy { label += "/\(strategy)" }
-                    let n = frames ?? SceneCounts.defaultFrames(layers: p.layers + 1)
-                    out.append(SceneCountRun(label: label, program: p, engine: engine, strategy: strategy, frames: max(1, min(n, full))))
-                }
+            let n = frames ?? SceneCounts.defaultFrames(layers: p.layers + 1)
+            for (engine, strategy, label) in try options.variants(of: p.name) {
+                out.append(SceneCountRun(label: label, program: p, engine: engine, strategy: strategy, frames: max(1, min(n, full))))
             }
         }
         for s in swiftScenes {
@@ -279,14 +284,8 @@ struct CountScenesWorker: ParsableCommand {
         let job = try JSONDecoder().decode(SceneCountJob.self, from: Data(contentsOf: URL(fileURLWithPath: job)))
         if let mallocs {
             for r in job.runs {
-                let program = try r.file.map { try SceneLoader.load(path: $0, parameters: r.parameters) }
-                let swift = try r.swift.map { name in
-                    guard let s = Catalog.swiftScenes.first(where: { $0.name == name }) else { throw ValidationError("no Swift scene named \(name)") }
-                    return s
-                }
                 let counter = MallocFrameCounter(expectedFrames: r.frames)
-                try playCounted(SceneCountRun(label: r.label, program: program, swift: swift, engine: r.engine, strategy: r.strategy,
-                                              frames: r.frames).stepper(counter))
+                try playCounted(r.countRun().stepper(counter))
                 try JSONEncoder().encode(counter).write(to: URL(fileURLWithPath: mallocs))
             }
             return
@@ -296,12 +295,7 @@ struct CountScenesWorker: ParsableCommand {
         let injection = calibrated.percent > 0 ? calibrated : nil
         for r in job.runs {
             let i = r.index
-            let program = try r.file.map { try SceneLoader.load(path: $0, parameters: r.parameters) }
-            let swift = try r.swift.map { name in
-                guard let s = Catalog.swiftScenes.first(where: { $0.name == name }) else { throw ValidationError("no Swift scene named \(name)") }
-                return s
-            }
-            let run = SceneCountRun(label: r.label, program: program, swift: swift, engine: r.engine, strategy: r.strategy, frames: r.frames)
+            let run = try r.countRun()
             for layout in job.layouts {
                 let stepper = try run.stepper(CallgrindFrameCounter(run: i, layout: layout, injection: injection))
                 let warmup = run.warmupFrames

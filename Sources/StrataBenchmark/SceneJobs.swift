@@ -51,6 +51,20 @@ struct SceneOptions: ParsableArguments {
     func strategies() throws -> [String]? { try list(strategy, Self.strategies, "strategy") }
     func engines() throws -> [String]? { try list(engine, Self.engines, "engine") }
 
+    /// The runs of scene `name` the options ask for: each engine, and on the fast engine each
+    /// strategy (the reference engine walks the literal chain, once), labelled
+    /// `name[/engine][/strategy]` by the options given.
+    func variants(of name: String) throws -> [(engine: String, strategy: String?, label: String)] {
+        let engines = try engines()
+        let strategies = try strategies()
+        return (engines ?? ["fast"]).flatMap { engine -> [(engine: String, strategy: String?, label: String)] in
+            let mine: [String?] = engine == "reference" ? [nil] : strategies.map { $0.map(Optional.some) } ?? [nil]
+            return mine.map { strategy in
+                (engine, strategy, name + (engines != nil ? "/\(engine)" : "") + (strategy.map { "/\($0)" } ?? ""))
+            }
+        }
+    }
+
     /// Reads every scene before anything runs: a problem in any of them stops the command
     /// (exit 65) with one `FILE:LINE:COLUMN: pointer: message` line per problem; an unknown
     /// `--param` is a usage error (64).
@@ -90,35 +104,27 @@ struct SceneOptions: ParsableArguments {
     /// the strategies. A failure is a warning (and the caller's exit 3); the other runs go on.
     func run(_ programs: [SceneProgram], quick: Bool, frames: Int? = nil, playerPath: ((String) -> String)?,
              warnings: inout [String]) throws -> [SceneResult] {
-        let engines = try engines()
-        let strategies = try strategies()
         var results: [SceneResult] = []
         for p in programs {
             var runs: [SceneStepping] = []
             var players: [(PlayerRecorder, String)] = []
             let count = frames ?? (quick ? p.quickFrames : p.frames)
-            for engine in engines ?? ["fast"] {
-                let mine: [String?] = engine == "reference" ? [nil] : strategies.map { $0.map(Optional.some) } ?? [nil]
-                for strategy in mine {
-                    var label = p.name
-                    if engines != nil { label += "/\(engine)" }
-                    if let strategy { label += "/\(strategy)" }
-                    let settings = SceneRunSettings(quick: quick, frames: frames, strategy: strategy, label: label)
-                    do {
-                        if engine == "reference" {
-                            runs.append(try ReferenceScenes.makeRun(p, settings))
-                        } else {
-                            var recorder: PlayerRecorder?
-                            if let playerPath {
-                                let r = PlayerRecorder(scene: label, description: p.description, expectedFrames: count)
-                                players.append((r, playerPath(label)))
-                                recorder = r
-                            }
-                            runs.append(try Scenes.makeRun(p, settings, player: recorder))
+            for (engine, strategy, label) in try variants(of: p.name) {
+                let settings = SceneRunSettings(quick: quick, frames: frames, strategy: strategy, label: label)
+                do {
+                    if engine == "reference" {
+                        runs.append(try ReferenceScenes.makeRun(p, settings))
+                    } else {
+                        var recorder: PlayerRecorder?
+                        if let playerPath {
+                            let r = PlayerRecorder(scene: label, description: p.description, expectedFrames: count)
+                            players.append((r, playerPath(label)))
+                            recorder = r
                         }
-                    } catch {
-                        warnings.append("scene \(label) failed: \(error)")
+                        runs.append(try Scenes.makeRun(p, settings, player: recorder))
                     }
+                } catch {
+                    warnings.append("scene \(label) failed: \(error)")
                 }
             }
             guard !runs.isEmpty else { continue }
