@@ -165,6 +165,7 @@ extension Comparison {
             for name in scenes {
                 let cells = frameMetrics.map { m -> String in
                     guard let r = sceneRows.first(where: { $0.name == name && $0.metric == m }) else { return "–" }
+                    if r.verdict == .missing || r.verdict == .new { return r.verdict.rawValue }
                     let mark = r.verdict == .regression ? " ✗" : r.verdict == .improvement ? " ✓" : r.verdict == .unchanged ? "" : " ?"
                     return r.formatChange(r.change) + mark
                 }
