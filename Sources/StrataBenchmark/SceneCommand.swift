@@ -234,19 +234,22 @@ struct ScenePlayerCommand: ParsableCommand {
     @Flag(help: "The scene's short run.") var quick = false
     @Option(help: "Bytes of recorded frames at most (the page is about 4/3 of it).") var maxBytes = 4_000_000
     @Option(help: "Frames sampled over the run at most (besides the slowest).") var sample = 120
+    @Option(help: "Seconds of consecutive frames around the slowest frame, played at the scene's rate (0: none).") var windowSeconds = 2.0
 
     func validate() throws {
         _ = try sceneName(scene)
         if let frames, frames < 1 { throw ValidationError("--frames must be at least 1") }
         guard maxBytes >= 10_000 else { throw ValidationError("--max-bytes must be at least 10000") }
         guard sample >= 1 else { throw ValidationError("--sample must be at least 1") }
+        guard windowSeconds >= 0 && windowSeconds <= 60 else { throw ValidationError("--window-seconds must be between 0 and 60") }
     }
 
     func run() throws {
         let program = try sceneOptions.load([scene])[0]
         let total = frames ?? (quick ? program.quickFrames : program.frames)
         let recorder = PlayerRecorder(scene: program.name, description: program.description,
-                                      expectedFrames: total, byteBudget: maxBytes, sampleTarget: sample)
+                                      expectedFrames: total, byteBudget: maxBytes, sampleTarget: sample,
+                                      windowFrames: PlayerRecorder.windowFrames(seconds: windowSeconds, interval: program.interval))
         progress("running \(program.name) for \(total) frames, recording its player")
         let result: SceneResult
         do {

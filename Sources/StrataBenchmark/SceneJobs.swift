@@ -117,7 +117,8 @@ struct SceneOptions: ParsableArguments {
                     } else {
                         var recorder: PlayerRecorder?
                         if let playerPath {
-                            let r = PlayerRecorder(scene: label, description: p.description, expectedFrames: count)
+                            let r = PlayerRecorder(scene: label, description: p.description, expectedFrames: count,
+                                                   windowFrames: PlayerRecorder.windowFrames(seconds: 2, interval: p.interval))
                             players.append((r, playerPath(label)))
                             recorder = r
                         }
