@@ -150,7 +150,7 @@ let package = Package(
         .testTarget(
             name: "StrataBenchTests",
             dependencies: ["StrataBench", "StrataReportModel", "StrataHistory", "StrataBenchSuites", "StrataBenchReference",
-                           "StrataProfiler", "StrataProfiling", "StrataScript", "StrataScriptFast"],
+                           "StrataProfiler", "StrataProfiling", "StrataScript", "StrataScriptFast", "StrataPicture"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         .testTarget(

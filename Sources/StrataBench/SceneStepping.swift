@@ -88,6 +88,13 @@ public protocol SceneStepping: AnyObject {
     func frame(_ f: Int) throws
     /// The figures; ends the run and releases its engine.
     func finish() throws -> SceneResult
+    /// After `finish`: whatever the run records untimed once its frames are known (the
+    /// player's motion window, by a replay). Problems are the recording's, never the run's.
+    func recordAfterRun(progress: (String) -> Void)
+}
+
+extension SceneStepping {
+    public func recordAfterRun(progress: (String) -> Void) {}
 }
 
 /// Runs scenes side by side: every run's frame f before any run's frame f + 1, the order of
@@ -119,7 +126,9 @@ public enum SceneInterleaver {
         }
         return runs.enumerated().map { i, r in
             if let e = failed[i] { _ = try? r.finish(); return .failure(e) }
-            return Result { try r.finish() }
+            let result = Result { try r.finish() }
+            if case .success = result { r.recordAfterRun(progress: progress) }
+            return result
         }
     }
 }

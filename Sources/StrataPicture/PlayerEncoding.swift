@@ -370,7 +370,7 @@ final class PlayerPaths {
 /// before (or a key frame), keeping the state they lead to.
 final class PlayerEncoder {
     let state = PlayerState()
-    let paths = PlayerPaths()
+    let paths: PlayerPaths
     /// Most items with perspective in one frame (drawn by their affine part).
     private(set) var perspectiveItems = 0
     /// This frame's ids, and where each id sat in the last frame's order and sits in this one.
@@ -384,6 +384,9 @@ final class PlayerEncoder {
     private var frameStamp: UInt32 = 0
     private var out = PlayerBytes()
     private var insertedScratch: [Int32] = []
+
+    /// An encoder writing its paths to `paths` (one table for a document's encoders).
+    init(paths: PlayerPaths = PlayerPaths()) { self.paths = paths }
 
     var heldBytes: Int {
         state.heldBytes + paths.heldBytes + out.bytes.capacity

@@ -4,6 +4,7 @@ import StrataBench
 import StrataBenchReference
 @testable import StrataBenchSuites
 import StrataScript
+import StrataPicture
 
 /// Scene files: the format's reader (values, generators, steps, parameters), every scene in
 /// Benchmarks/Scenes running on both engines, and bad input named by line, column and field.
@@ -122,6 +123,32 @@ final class SceneFileTests: XCTestCase {
     }
 
     // MARK: the scenes in Benchmarks/Scenes
+
+    /// A scene's player: its motion window is replayed after the timed run (the scene again,
+    /// untimed, on a fresh engine) and draws the run's slowest frame as the run drew it.
+    func test_aScenesPlayerReplaysAMotionWindowAroundItsSlowestFrame() throws {
+        // app-10k at a tenth: 1,000 layers, implicit changes, explicit basic and keyframe
+        // animations, subtrees in and out.
+        let program = try Scenes.load("app-10k", parameters: ["containers": 10])
+        let frames = PlayerRecorder.windowFrames(seconds: 1, interval: program.interval)
+        XCTAssertEqual(frames, 60)
+        let recorder = PlayerRecorder(scene: "app-1k", description: "", expectedFrames: 150, windowFrames: frames)
+        final class Said: @unchecked Sendable { var lines: [String] = [] }
+        let said = Said()
+        _ = try Scenes.run(program, SceneRunSettings(frames: 150), player: recorder) { said.lines.append($0) }
+        let doc = recorder.document()
+        let window = try XCTUnwrap(doc.window, "\(doc.notes)")
+        let slowest = doc.frameTimes.indices.max { doc.frameTimes[$0] < doc.frameTimes[$1] }!
+        XCTAssertEqual(window.count, 60, "\(doc.notes)")
+        XCTAssertTrue(window.contains(slowest), "\(window) holds the slowest frame, \(slowest)")
+        let kept = doc.frames.filter { window.contains($0.index) }
+        XCTAssertEqual(kept.map(\.index), Array(window))
+        XCTAssertTrue(kept[0].isKey && kept.dropFirst().allSatisfy { !$0.isKey })
+        XCTAssertEqual(kept.map(\.frameMilliseconds), window.map { Double(doc.frameTimes[$0]) }, "the run's frame times")
+        XCTAssertFalse(doc.notes.contains { $0.contains("unlike the run") || $0.contains("no motion window") || $0.contains("dropped") },
+                       "the replay drew the slowest frame as the run did: \(doc.notes)")
+        XCTAssertTrue(said.lines.contains { $0.hasPrefix("motion window replayed in") }, "\(said.lines)")
+    }
 
     func test_everySceneFileIsValidAndRunsOnBothEngines() throws {
         let names = Scenes.names

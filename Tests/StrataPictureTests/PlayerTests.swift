@@ -15,7 +15,7 @@ final class PlayerTests: XCTestCase {
 
     /// `n` layers sliding right (linear, 1 s), rendered at frame f of 60 per second; `body`
     /// gets each frame's snapshot.
-    private func slidingLayers(_ n: Int, frames: Int, _ body: (Int, RenderSnapshot) throws -> Void) rethrows {
+    private func slidingLayers(_ n: Int, frames: Int, shift: Double = 0, _ body: (Int, RenderSnapshot) throws -> Void) rethrows {
         let root = CALayer()
         var layers: [CALayer] = []
         CATransaction.begin()
@@ -23,7 +23,7 @@ final class PlayerTests: XCTestCase {
         for k in 0..<n {
             let l = CALayer()
             l.bounds = CGRect(x: 0, y: 0, width: 10, height: 10)
-            l.position = CGPoint(x: 10, y: 10 + Double(k) * 12)
+            l.position = CGPoint(x: 10, y: 10 + Double(k) * 12 + shift)
             l.backgroundColor = CGColor(red: Double(k % 3) / 2, green: 0.4, blue: 0.8, alpha: 1)
             root.addSublayer(l)
             layers.append(l)
@@ -180,13 +180,22 @@ final class PlayerTests: XCTestCase {
         XCTAssertThrowsError(try state.apply(bytes.bytes)) { XCTAssertTrue("\($0)".contains("past the order"), "\($0)") }
     }
 
-    /// Frames 0..<n, slow at `slow`; each frame's key items kept to compare the window with.
-    private func recordSliding(_ recorder: PlayerRecorder, layers: Int = 10, frames: Int, slow: [Int: Double]) throws -> [Int: [PlayerItem]] {
+    /// Frames 0..<n, slow at `slow`, then the replay of the window the recorder asks for (the
+    /// same frames again, as `SceneRun` replays a scene); each frame's key items kept to compare
+    /// the window with.
+    private func recordSliding(_ recorder: PlayerRecorder, layers: Int = 10, frames: Int, slow: [Int: Double],
+                               replayShift: Double = 0) throws -> [Int: [PlayerItem]] {
         var truth: [Int: [PlayerItem]] = [:]
         try slidingLayers(layers, frames: frames) { f, s in
             let ms = slow[f] ?? 1.0 + Double(f % 7) / 10
             recorder.frameDone(index: f, time: Double(f + 1) / 60, milliseconds: ms) { s }
             truth[f] = try? keyItems(s).items
+        }
+        if let window = recorder.replayWindow {
+            var going = true
+            try slidingLayers(layers, frames: window.upperBound + 1, shift: replayShift) { f, s in
+                if going && f >= window.lowerBound { going = recorder.replayed(index: f, time: Double(f + 1) / 60, snapshot: s) }
+            }
         }
         return truth
     }
@@ -209,28 +218,55 @@ final class PlayerTests: XCTestCase {
 
     func test_theWindowHoldsTwoSecondsOfMotionAroundTheSlowestFrame() throws {
         let recorder = PlayerRecorder(scene: "sliding", description: "", expectedFrames: 600, sampleTarget: 20, windowFrames: 120)
-        let truth = try recordSliding(recorder, frames: 600, slow: [40: 30, 400: 50])
+        var asked = 0
+        try slidingLayers(10, frames: 600) { f, s in
+            recorder.frameDone(index: f, time: Double(f + 1) / 60, milliseconds: f == 40 ? 30 : (f == 400 ? 50 : 1)) { asked += 1; return s }
+        }
+        XCTAssertLessThan(asked, 60, "during the run only the overview's frames are asked for")
+        XCTAssertEqual(recorder.replayWindow, 340...459, "60 frames before the slowest frame (400) and 60 from it")
+        let truth = try recordSliding(PlayerRecorder(scene: "x", description: "", expectedFrames: 0), frames: 600, slow: [:])
+        try slidingLayers(10, frames: 460) { f, s in
+            if f >= 340 { XCTAssertTrue(recorder.replayed(index: f, time: Double(f + 1) / 60, snapshot: s) == (f < 459), "frame \(f)") }
+        }
+        XCTAssertNil(recorder.replayWindow, "replayed")
         let doc = recorder.document()
-        XCTAssertEqual(doc.window, 340...459, "60 frames before the slowest frame (400) and 60 from it")
+        XCTAssertEqual(doc.window, 340...459)
         let inWindow = doc.frames.filter { doc.window!.contains($0.index) }
         XCTAssertEqual(inWindow.map(\.index), Array(340...459), "every frame of the window, in a row")
         XCTAssertTrue(inWindow[0].isKey)
         XCTAssertTrue(inWindow.dropFirst().allSatisfy { !$0.isKey }, "then only changes")
+        XCTAssertEqual(inWindow.first { $0.index == 400 }?.frameMilliseconds, 50, "with the run's frame times")
         XCTAssertTrue(doc.slowFrames.contains(400))
         let decoded = try decode(doc)
         for f in doc.frames { XCTAssertEqual(decoded[f.index], truth[f.index], "frame \(f.index) draws what the run showed") }
         XCTAssertGreaterThan(doc.frames.count, 120, "and the overview besides")
-        XCTAssertTrue(doc.notes.first?.hasPrefix("Motion: frames 340–459 in a row (1.98 s at 60 frames a second) around the slowest frame, 400 (50.00 ms)") ?? false, "\(doc.notes)")
+        XCTAssertEqual(doc.notes.count, 2, "\(doc.notes)")
+        XCTAssertTrue(doc.notes[0].hasPrefix("Motion: frames 340–459 in a row (1.98 s at 60 frames a second) around the slowest frame, 400 (50.00 ms)"), "\(doc.notes)")
         XCTAssertLessThanOrEqual(doc.recordedBytes, 4_000_000)
+    }
+
+    func test_aFrameOfChangesCostsLessThanAKeyFrame() throws {
+        let recorder = PlayerRecorder(scene: "sliding", description: "", expectedFrames: 200, windowFrames: 60)
+        _ = try recordSliding(recorder, layers: 100, frames: 200, slow: [30: 20])
+        let doc = recorder.document()
+        let inWindow = doc.frames.filter { doc.window!.contains($0.index) }
         let keyBytes = inWindow[0].byteCount, deltaBytes = inWindow.dropFirst().map(\.byteCount).max()!
-        XCTAssertLessThan(deltaBytes * 2, keyBytes, "a frame's changes cost less than half a key frame (\(deltaBytes) vs \(keyBytes))")
+        XCTAssertLessThan(deltaBytes * 3, keyBytes, "a frame's changes (100 layers moving) cost under a third of a key frame (\(deltaBytes) vs \(keyBytes))")
+    }
+
+    func test_aReplayThatDrawsOtherwiseIsSaid() throws {
+        let recorder = PlayerRecorder(scene: "sliding", description: "", expectedFrames: 200, windowFrames: 60)
+        _ = try recordSliding(recorder, frames: 200, slow: [100: 20], replayShift: 3)
+        let doc = recorder.document()
+        XCTAssertEqual(doc.window, 70...129)
+        XCTAssertTrue(doc.notes.contains { $0.hasPrefix("the replay drew the slowest frame, 100, unlike the run (10 of 11 items differ)") }, "\(doc.notes)")
     }
 
     func test_aWindowAtTheStartOfTheRunStartsWithItsFirstFrame() throws {
         let recorder = PlayerRecorder(scene: "sliding", description: "", expectedFrames: 300, windowFrames: 60)
         let truth = try recordSliding(recorder, frames: 300, slow: [5: 80])
         let doc = recorder.document()
-        XCTAssertEqual(doc.window, 0...59)
+        XCTAssertEqual(doc.window, 0...59, "all 60 frames, though only 5 come before the slowest")
         let decoded = try decode(doc)
         for i in 0..<60 { XCTAssertEqual(decoded[i], truth[i], "frame \(i)") }
     }
@@ -343,6 +379,8 @@ final class PlayerTests: XCTestCase {
         slidingLayers(10, frames: 240) { f, s in
             recorder.frameDone(index: f, time: Double(f + 1) / 60, milliseconds: f == 30 ? 20 : 1 + Double(f % 5)) { s }
         }
+        XCTAssertEqual(recorder.replayWindow, 0...119)
+        slidingLayers(10, frames: 120) { f, s in recorder.replayed(index: f, time: Double(f + 1) / 60, snapshot: s) }
         XCTAssertEqual(recorder.document().window, 0...119)
         let dir = NSTemporaryDirectory() + "strata-player-\(getpid())"
         defer { try? FileManager.default.removeItem(atPath: dir) }

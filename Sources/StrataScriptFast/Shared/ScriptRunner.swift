@@ -70,6 +70,13 @@ public final class ScriptSession {
         state.snapshotEachFrame = snapshotEachFrame
     }
 
+    /// Whether each `.frame` takes the render snapshot (see `init`); a replay that needs
+    /// only some frames' snapshots turns it on for those.
+    public var snapshotEachFrame: Bool {
+        get { state.snapshotEachFrame }
+        set { state.snapshotEachFrame = newValue }
+    }
+
     /// Applies `ops` in order.
     public func apply(_ ops: [Op]) { state.run(ops) }
 
