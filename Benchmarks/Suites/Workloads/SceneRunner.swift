@@ -175,61 +175,42 @@ extension SceneRun {
         guard let player, let window = player.replayWindow else { return }
         let warmup = program.warmupFrames, program = original, strategy = settings.strategy
         let started = DispatchTime.now().uptimeNanoseconds
+        func seconds() -> String { String(format: "%.1f", Double(DispatchTime.now().uptimeNanoseconds &- started) / 1e9) }
         progress("replaying frames 0–\(window.upperBound) untimed for the player's motion window (frames \(window.lowerBound)–\(window.upperBound))")
-        // The replay's thread reports its progress here, through a box the two share.
-        let reached = ManagedAtomicBox()
-        let progressThread = Thread { [label] in
-            var said = started
-            while !reached.finished {
-                Thread.sleep(forTimeInterval: 0.25)
-                let now = DispatchTime.now().uptimeNanoseconds
-                if now &- said > 5_000_000_000 {
-                    said = now
-                    FileHandle.standardError.write(Data("[strata-bench]   \(label): replay at frame \(reached.frame) of \(window.upperBound), \(String(format: "%.0f", Double(now &- started) / 1e9)) s\n".utf8))
-                }
-            }
-        }
-        progressThread.start()
-        defer { reached.finish() }
-        do {
-            try onFreshEngine(named: "strata-scene-replay") {
-                if let s = strategy.flatMap(ActionLookupStrategy.init(rawValue:)) { StrataEngine.actionLookupStrategy = s }
-                var p = program
-                // Snapshots only for the window's frames: the frames before it build the
-                // engine's state, which is all the window needs of them.
-                let session = ScriptSession(typedSetters: true, snapshotEachFrame: false)
-                session.apply(p.setup)
-                defer { session.finish() }
-                for f in 0...(warmup + window.upperBound) {
-                    if f - warmup == window.lowerBound { session.snapshotEachFrame = true }
-                    let ops = session.prepare(p.frame(f))
-                    session.apply(ops)
-                    withExtendedLifetime(ops) {}
-                    let i = f - warmup
-                    reached.frame = i
-                    if i >= window.lowerBound,
-                       !player.replayed(index: i, time: p.time(ofFrame: f), snapshot: session.lastSnapshot ?? session.snapshot()) {
-                        break
+        // The replay's thread reports as it goes; this thread waits for it.
+        withoutActuallyEscaping(progress) { progress in
+            do {
+                try onFreshEngine(named: "strata-scene-replay") {
+                    if let s = strategy.flatMap(ActionLookupStrategy.init(rawValue:)) { StrataEngine.actionLookupStrategy = s }
+                    var p = program
+                    // Snapshots only for the window's frames: the frames before it build the
+                    // engine's state, which is all the window needs of them.
+                    let session = ScriptSession(typedSetters: true, snapshotEachFrame: false)
+                    session.apply(p.setup)
+                    defer { session.finish() }
+                    var said = started
+                    for f in 0...(warmup + window.upperBound) {
+                        let i = f - warmup
+                        if i == window.lowerBound { session.snapshotEachFrame = true }
+                        let ops = session.prepare(p.frame(f))
+                        session.apply(ops)
+                        withExtendedLifetime(ops) {}
+                        if i >= window.lowerBound,
+                           !player.replayed(index: i, time: p.time(ofFrame: f), snapshot: session.lastSnapshot ?? session.snapshot()) {
+                            break
+                        }
+                        if f & 255 == 0 && DispatchTime.now().uptimeNanoseconds &- said > 5_000_000_000 {
+                            said = DispatchTime.now().uptimeNanoseconds
+                            progress("replay at frame \(max(i, 0)) of \(window.upperBound), \(seconds()) s")
+                        }
                     }
                 }
+            } catch {
+                player.windowFailed("the replay failed: \(error)")
             }
-        } catch {
-            player.windowFailed("the replay failed: \(error)")
         }
-        progress("motion window replayed in \(String(format: "%.1f", Double(DispatchTime.now().uptimeNanoseconds &- started) / 1e9)) s")
+        progress("motion window replayed in \(seconds()) s")
     }
-}
-
-/// Where a replay is, for the thread that reports it.
-private final class ManagedAtomicBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var _frame = 0, _finished = false
-    var frame: Int {
-        get { lock.lock(); defer { lock.unlock() }; return _frame }
-        set { lock.lock(); _frame = newValue; lock.unlock() }
-    }
-    var finished: Bool { lock.lock(); defer { lock.unlock() }; return _finished }
-    func finish() { lock.lock(); _finished = true; lock.unlock() }
 }
 
 enum SceneRunner {
