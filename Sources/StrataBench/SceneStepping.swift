@@ -89,12 +89,13 @@ public protocol SceneStepping: AnyObject {
     /// The figures; ends the run and releases its engine.
     func finish() throws -> SceneResult
     /// After `finish`: whatever the run records untimed once its frames are known (the
-    /// player's motion window, by a replay). Problems are the recording's, never the run's.
-    func recordAfterRun(progress: (String) -> Void)
+    /// player's motion window, by a replay on a thread of its own, which reports through
+    /// `progress`). Problems are the recording's, never the run's.
+    func recordAfterRun(progress: @escaping (String) -> Void)
 }
 
 extension SceneStepping {
-    public func recordAfterRun(progress: (String) -> Void) {}
+    public func recordAfterRun(progress: @escaping (String) -> Void) {}
 }
 
 /// Runs scenes side by side: every run's frame f before any run's frame f + 1, the order of
@@ -104,7 +105,7 @@ public enum SceneInterleaver {
     /// Sets up every run, plays their frames interleaved, and finishes each: one result per
     /// run, in order (a run that threw is finished and reported as its error). `progress` hears
     /// about every 2 s.
-    public static func run(_ runs: [SceneStepping], progress: (String) -> Void = { _ in }) -> [Result<SceneResult, Error>] {
+    public static func run(_ runs: [SceneStepping], progress: @escaping (String) -> Void = { _ in }) -> [Result<SceneResult, Error>] {
         var failed = [Error?](repeating: nil, count: runs.count)
         for (i, r) in runs.enumerated() {
             do { try r.setUp() } catch { failed[i] = error }

@@ -165,7 +165,10 @@ struct RunCommand: ParsableCommand {
     }
 
     /// The player of scene `name`, beside the JSON report: `latest.json` -> `latest.player-app-10k.html`.
-    func playerPath(_ name: String) -> String {
+    func playerPath(_ name: String) -> String { Self.playerPath(beside: out, scene: name) }
+
+    /// Where the player of scene run `name` goes beside the report `out` (OUT.player-NAME.html).
+    static func playerPath(beside out: String, scene name: String) -> String {
         let base = out.hasSuffix(".json") ? String(out.dropLast(5)) : out
         return "\(base).player-\(name.replacingOccurrences(of: "/", with: "-")).html"
     }

@@ -36,6 +36,8 @@ struct StressCommand: ParsableCommand {
     @Option(help: "Where the HTML report goes (default: beside the JSON, .html).") var html: String?
     @Flag(help: "Print the scene file this run is, and stop (save it to edit and run with `run --scene`).") var printScene = false
     @Flag(help: "Skip the deterministic frame cost (callgrind and malloc counts of the tree's frames).") var noCounts = false
+    @Flag(inversion: .prefixedNo, help: "Write the tree's player beside the report (OUT.player-NAME.html), linked from it: its slowest two seconds, replayed after the run, and an overview.")
+    var players = true
     @Option(help: ArgumentHelp("Frames counted under callgrind after the warm-up. Default: 100, fewer for trees over 10,000 layers (1 million layer-frames, at least 10).", valueName: "n"))
     var countFrames: Int?
     @Option(help: "Heap placements the tree is counted under.") var countSceneLayouts = SceneCounts.defaultLayouts
@@ -122,7 +124,8 @@ struct StressCommand: ParsableCommand {
         }
         progress("stress: \(program.description); \(frames) frames after \(warmup) warm-up frames")
         var warnings: [String] = []
-        let scenes = try sceneOptions.run([program], quick: false, playerPath: nil, warnings: &warnings)
+        let scenes = try sceneOptions.run([program], quick: false, playerPath: players ? { RunCommand.playerPath(beside: out, scene: $0) } : nil,
+                                          warnings: &warnings)
         for s in scenes { printHistogram(s) }
         // The tree's deterministic frame cost, as `run` counts every scene.
         var counts: [CountResult] = []

@@ -171,43 +171,41 @@ final class SceneRun: SceneStepping {
 extension SceneRun {
     /// The player's motion window: the scene again, untimed, on a fresh engine, from its start
     /// to the window's last frame, each window frame's snapshot handed to the recorder.
-    func recordAfterRun(progress: (String) -> Void) {
+    func recordAfterRun(progress: @escaping (String) -> Void) {
         guard let player, let window = player.replayWindow else { return }
         let warmup = program.warmupFrames, program = original, strategy = settings.strategy
         let started = DispatchTime.now().uptimeNanoseconds
         func seconds() -> String { String(format: "%.1f", Double(DispatchTime.now().uptimeNanoseconds &- started) / 1e9) }
         progress("replaying frames 0–\(window.upperBound) untimed for the player's motion window (frames \(window.lowerBound)–\(window.upperBound))")
         // The replay's thread reports as it goes; this thread waits for it.
-        withoutActuallyEscaping(progress) { progress in
-            do {
-                try onFreshEngine(named: "strata-scene-replay") {
-                    if let s = strategy.flatMap(ActionLookupStrategy.init(rawValue:)) { StrataEngine.actionLookupStrategy = s }
-                    var p = program
-                    // Snapshots only for the window's frames: the frames before it build the
-                    // engine's state, which is all the window needs of them.
-                    let session = ScriptSession(typedSetters: true, snapshotEachFrame: false)
-                    session.apply(p.setup)
-                    defer { session.finish() }
-                    var said = started
-                    for f in 0...(warmup + window.upperBound) {
-                        let i = f - warmup
-                        if i == window.lowerBound { session.snapshotEachFrame = true }
-                        let ops = session.prepare(p.frame(f))
-                        session.apply(ops)
-                        withExtendedLifetime(ops) {}
-                        if i >= window.lowerBound,
-                           !player.replayed(index: i, time: p.time(ofFrame: f), snapshot: session.lastSnapshot ?? session.snapshot()) {
-                            break
-                        }
-                        if f & 255 == 0 && DispatchTime.now().uptimeNanoseconds &- said > 5_000_000_000 {
-                            said = DispatchTime.now().uptimeNanoseconds
-                            progress("replay at frame \(max(i, 0)) of \(window.upperBound), \(seconds()) s")
-                        }
+        do {
+            try onFreshEngine(named: "strata-scene-replay") {
+                if let s = strategy.flatMap(ActionLookupStrategy.init(rawValue:)) { StrataEngine.actionLookupStrategy = s }
+                var p = program
+                // Snapshots only for the window's frames: the frames before it build the
+                // engine's state, which is all the window needs of them.
+                let session = ScriptSession(typedSetters: true, snapshotEachFrame: false)
+                session.apply(p.setup)
+                defer { session.finish() }
+                var said = started
+                for f in 0...(warmup + window.upperBound) {
+                    let i = f - warmup
+                    if i == window.lowerBound { session.snapshotEachFrame = true }
+                    let ops = session.prepare(p.frame(f))
+                    session.apply(ops)
+                    withExtendedLifetime(ops) {}
+                    if i >= window.lowerBound,
+                       !player.replayed(index: i, time: p.time(ofFrame: f), snapshot: session.lastSnapshot ?? session.snapshot()) {
+                        break
+                    }
+                    if f & 255 == 0 && DispatchTime.now().uptimeNanoseconds &- said > 5_000_000_000 {
+                        said = DispatchTime.now().uptimeNanoseconds
+                        progress("replay at frame \(max(i, 0)) of \(window.upperBound), \(seconds()) s")
                     }
                 }
-            } catch {
-                player.windowFailed("the replay failed: \(error)")
             }
+        } catch {
+            player.windowFailed("the replay failed: \(error)")
         }
         progress("motion window replayed in \(seconds()) s")
     }
