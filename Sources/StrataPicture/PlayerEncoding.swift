@@ -200,12 +200,6 @@ final class PlayerState {
 
     init() {}
 
-    init(copying other: PlayerState) {
-        order = other.order
-        rows = other.rows
-        replicas = other.replicas
-    }
-
     var heldBytes: Int {
         order.capacity * 4 + (rows.capacity + replicas.capacity) * MemoryLayout<PlayerItem>.stride
     }
