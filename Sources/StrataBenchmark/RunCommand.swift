@@ -27,6 +27,8 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Skip the callgrind and malloc counts.") var noCounts = false
     @Option(help: "Heap placements each counted body is counted under by callgrind; its figures are the median placement's (1 counts as laid out, quickly, without a range).")
     var countLayouts = Counts.defaultLayouts
+    @Option(help: ArgumentHelp("Iterations of each counted body under callgrind and the malloc counter, after two warm-up iterations (fewer for a heavy body: callgrind runs it 50-100x slower). Figures are per item, so runs with different iterations compare.", valueName: "n"))
+    var countIterations = Counts.defaultIterations
     @Flag(help: "Only the deterministic counts (of the chosen suites' counted bodies and the selected scenes, matching --filter): no timings.")
     var countsOnly = false
     @Option(help: ArgumentHelp("Frames of each scene counted under callgrind, after its warm-up (at most the scene's frames). Default: 100, fewer for trees over 10,000 layers (1 million layer-frames, at least 10).", valueName: "n"))
@@ -45,6 +47,7 @@ struct RunCommand: ParsableCommand {
 
     func validate() throws {
         guard (1...15).contains(countLayouts) else { throw ValidationError("--count-layouts must be in 1...15") }
+        guard (1...10_000).contains(countIterations) else { throw ValidationError("--count-iterations must be in 1...10000") }
         if let f = countFrames, f < 1 { throw ValidationError("--count-frames must be at least 1") }
         guard (1...15).contains(countSceneLayouts) else { throw ValidationError("--count-scene-layouts must be in 1...15") }
         for s in suites where !Catalog.suites.contains(s) {
@@ -207,7 +210,7 @@ struct RunCommand: ParsableCommand {
             do {
                 callgrind = try Counts.byBody(Counts.callgrind(
                     executable: CommandLine.arguments[0].contains("/") ? URL(fileURLWithPath: CommandLine.arguments[0]).path : CommandLine.arguments[0],
-                    arguments: ["count-worker", "--iterations", "\(Counts.defaultIterations)", "--layouts", "\(layouts)"] + counted.map(\.name),
+                    arguments: ["count-worker", "--iterations", "\(countIterations)", "--layouts", "\(layouts)"] + counted.map(\.name),
                     scratch: scratch))
             } catch {
                 warnings.append("instruction counts unavailable: \(error)")
@@ -216,10 +219,10 @@ struct RunCommand: ParsableCommand {
             warnings.append("valgrind not found: no instruction counts (scripts/setup installs it)")
         }
         return try counted.map { c in
-            let a = try Counts.allocations(c)
-            let items = Double(Counts.defaultIterations * max(c.items, 1))
+            let a = try Counts.allocations(c, iterations: countIterations)
+            let items = Double(countIterations * max(c.items, 1))
             let placed = callgrind[c.name], g = placed?.median
-            return CountResult(name: c.name, item: c.item, itemsPerIteration: c.items, iterations: Counts.defaultIterations,
+            return CountResult(name: c.name, item: c.item, itemsPerIteration: c.items, iterations: countIterations,
                                instructionsPerItem: g.map { Double($0.ir) / items },
                                l1MissesPerItem: g?.cache.map { Double($0.l1Misses) / items },
                                llMissesPerItem: g?.cache.map { Double($0.llMisses) / items },

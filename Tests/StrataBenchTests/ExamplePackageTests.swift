@@ -3,7 +3,10 @@ import XCTest
 
 /// Benchmarks/Examples/MyAppBenchmarks: a package of its own that depends on Strata by path,
 /// declares two benchmark cases and a scene in Swift, and runs them with strata-bench's
-/// command line (StrataBenchmark). Built here (its own .build), then run as a user would.
+/// command line (StrataBenchmark), as a user would. `scripts/test` builds it into the project's
+/// own scratch folder, reusing Strata's modules, and names the executable in
+/// STRATA_EXAMPLE_EXECUTABLE; without that, the test builds it here into the example's own
+/// `.build` (a whole debug build of Strata's graph: minutes).
 final class ExamplePackageTests: XCTestCase {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let package = root.appendingPathComponent("Benchmarks/Examples/MyAppBenchmarks")
@@ -12,7 +15,12 @@ final class ExamplePackageTests: XCTestCase {
         try runProcess(executable, arguments)
     }
 
-    func test_theExamplePackageBuildsAndRunsItsCasesAndSceneThroughTheSameCommands() throws {
+    /// The example's executable: the one scripts/test built, or one built here.
+    func exampleExecutable() throws -> String {
+        if let built = ProcessInfo.processInfo.environment["STRATA_EXAMPLE_EXECUTABLE"], !built.isEmpty {
+            XCTAssertTrue(FileManager.default.isExecutableFile(atPath: built), "STRATA_EXAMPLE_EXECUTABLE names \(built)")
+            return built
+        }
         let swift = ["/usr/bin/swift", "/usr/local/bin/swift"].first { FileManager.default.isExecutableFile(atPath: $0) }
             ?? ProcessInfo.processInfo.environment["PATH"].flatMap { path in
                 path.split(separator: ":").map { "\($0)/swift" }.first { FileManager.default.isExecutableFile(atPath: $0) }
@@ -22,6 +30,11 @@ final class ExamplePackageTests: XCTestCase {
         XCTAssertEqual(built, 0, String(log.suffix(3000)))
         let exe = Self.package.appendingPathComponent(".build/debug/my-app-benchmarks").path
         XCTAssertTrue(FileManager.default.isExecutableFile(atPath: exe))
+        return exe
+    }
+
+    func test_theExamplePackageBuildsAndRunsItsCasesAndSceneThroughTheSameCommands() throws {
+        let exe = try exampleExecutable()
 
         let (listed, list) = try run(exe, ["list"])
         XCTAssertEqual(listed, 0, list)
@@ -31,7 +44,7 @@ final class ExamplePackageTests: XCTestCase {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("strata-example-\(getpid())")
         defer { try? FileManager.default.removeItem(at: dir) }
         let json = dir.appendingPathComponent("latest.json").path
-        let (ran, output) = try run(exe, ["run", "--quick", "--repetitions", "1", "--min-time", "0.001", "--no-players", "--count-layouts", "1",
+        let (ran, output) = try run(exe, ["run", "--quick", "--repetitions", "1", "--min-time", "0.001", "--no-players", "--count-layouts", "1", "--count-iterations", "2",
                                           "--count-scene-layouts", "1", "--count-frames", "12", "--out", json])
         XCTAssertEqual(ran, 0, String(output.suffix(3000)))
         let data = try Data(contentsOf: URL(fileURLWithPath: json))
@@ -48,6 +61,7 @@ final class ExamplePackageTests: XCTestCase {
         XCTAssertEqual(counts.map { $0["name"] as? String }, ["my-app/pulse-badges/1000", "scene/my-app-feed"],
                        "the case it asked to be counted, and its Swift scene's frame cost")
         XCTAssertGreaterThan(counts.first?["mallocs_per_item"] as? Double ?? 0, 0, "adding an animation allocates")
+        XCTAssertEqual(counts.first?["iterations"] as? Int, 2, "--count-iterations: the body counted twice")
         // The scene written in Swift, counted frame by frame: its code is the setters phase.
         let frames = try XCTUnwrap(counts.last?["frames"] as? [String: Any])
         XCTAssertEqual(frames["frames"] as? Int, 12)
