@@ -1,0 +1,173 @@
+import Foundation
+import Synchronization
+
+extension SnapshotBuilder {
+    // MARK: update
+
+    /// Recomputes the items whose layers changed since the last snapshot. False when a
+    /// change needs a full pass (the caller then does one).
+    func update() -> Bool {
+        let layers = engine.layers
+        let out = output
+        let n = out.count
+        if lastLeaves >= SnapshotBuilder.leafSplitThreshold && engine.renderThreads > 1 {
+            // The last update split its leaves: wake the worker now, so its wake-up overlaps
+            // the marking rather than the leaves.
+            engine.renderWorker?.prepare()
+        }
+        let words = (n + 63) >> 6
+        marks.reserve(words, keeping: 0)
+        let bits = marks.base
+        bits.initialize(repeating: 0, count: words)
+        let inputs = SnapshotInputs(layers)
+        let columns = ItemColumns(out)
+        var needFull = false
+        for row in layers.changedRows { mark(row, bits, inputs, columns, n, &needFull) }
+        let anim = engine.animations
+        for t in 0..<anim.tracks.count {
+            let track = anim.tracks[t]
+            let rows = track.layer.base
+            for s in 0..<track.count { mark(rows[s], bits, inputs, columns, n, &needFull) }
+        }
+        for t in 0..<anim.keyframeTracks.count {
+            let track = anim.keyframeTracks[t]
+            for s in 0..<track.count { mark(track.layer[s], bits, inputs, columns, n, &needFull) }
+        }
+        for id in anim.derivedRecords where id >= 0 { mark(anim.records[Int(id)].layer, bits, inputs, columns, n, &needFull) }
+        for id in anim.objectRecords { mark(anim.records[Int(id)].layer, bits, inputs, columns, n, &needFull) }
+        if needFull { return false }
+        // Nearly every item changed: a full pass (the walk included) costs about as much.
+        var marked = 0
+        for w in 0..<words { marked &+= bits[w].nonzeroBitCount }
+        if marked > n - n / 8 { return false }
+        // Before any value is replaced: does every changed item still sit where the walk put
+        // it (the order's z is overwritten when an item is recomputed)?
+        for w in 0..<words {
+            var word = bits[w]
+            while word != 0 {
+                let i = w << 6 | word.trailingZeroBitCount
+                word &= word - 1
+                if !sameOrder(i, inputs, columns) { return false }
+            }
+        }
+        // Marked items with sublayers first, in order: each with its subtree's geometry
+        // (skipping marks inside a subtree already done). Then every marked leaf in one pass
+        // (their parents' new values are in place by then).
+        var done = 0, recomputed = 0, leaves = 0
+        let ends = out._subtreeEnds.base
+        if leafScratch.capacity < n { leafScratch.reserve(n, keeping: 0) }
+        let leafList = leafScratch.base
+        let anyGeometryCulled = !geometryCulledParents.isEmpty
+        for w in 0..<words {
+            var word = bits[w]
+            while word != 0 {
+                let i = w << 6 | word.trailingZeroBitCount
+                word &= word - 1
+                let end = Int(ends[i])
+                if end == i + 1 {
+                    // A leaf of the items may hold sublayers its last pass culled by their
+                    // geometry (back-facing, not finite): whether they show now depends on
+                    // its new values, which the walk decides.
+                    if _slowPath(anyGeometryCulled) && holdsCulledLayer(i..<end) { return false }
+                    leafList[leaves] = i
+                    leaves += 1
+                    if i >= done { recomputed += 1 }
+                    continue
+                }
+                if computeItems(i..<(i + 1), inputs, columns) > 0 { return false }
+                if i >= done {
+                    if geometryOnly((i + 1)..<end, inputs, columns) > 0 { return false }
+                    if anyGeometryCulled && holdsCulledLayer(i..<end) { return false }
+                    recomputed += end - i
+                    done = end
+                }
+            }
+        }
+        lastLeaves = leaves
+        if leaves >= SnapshotBuilder.leafSplitThreshold && engine.renderThreads > 1 {
+            // Two cores: the worker computes the upper half of the leaves (each leaf writes
+            // only its own item and row entries, and reads parents already computed).
+            let mid = leaves / 2
+            let worker = engine.worker
+            chunkInputs = inputs
+            chunkColumns = columns
+            leafSplitStart = mid
+            leafSplit = leaves - mid
+            culledByWorker = 0
+            worker.start(snapshot: self)
+            var culled = computeItems(UnsafeBufferPointer(start: leafList, count: mid), inputs, columns)
+            worker.wait()
+            leafSplit = 0
+            culled &+= culledByWorker
+            if culled > 0 { return false }
+        } else if leaves > 0 && computeItems(UnsafeBufferPointer(start: leafList, count: leaves), inputs, columns) > 0 {
+            return false
+        }
+        if out.shapeCount > 0 {
+            for k in 0..<leaves where columns.shapeIndices[leafList[k]] >= 0 {
+                let s = Int(columns.shapeIndices[leafList[k]])
+                gatherShapes(s..<(s + 1), inputs)
+            }
+            for w in 0..<words {
+                var word = bits[w]
+                while word != 0 {
+                    let i = w << 6 | word.trailingZeroBitCount
+                    word &= word - 1
+                    let s = Int(columns.shapeIndices[i])
+                    if Int(ends[i]) != i + 1 && s >= 0 { gatherShapes(s..<(s + 1), inputs) }
+                }
+            }
+        }
+        out.wasFullPass = false
+        out.recomputedItems = recomputed
+        return true
+    }
+
+    /// A changed row: its item marked for the update; a culled row that may show now needs
+    /// a full pass.
+    @inline(__always)
+    private func mark(_ row: Int32, _ bits: UnsafeMutablePointer<UInt64>, _ inputs: SnapshotInputs, _ c: ItemColumns,
+                      _ count: Int, _ needFull: inout Bool) {
+        let it = item(ofRow: row, c.rows, count)
+        if it >= 0 {
+            bits[Int(it) >> 6] |= 1 << UInt64(Int(it) & 63)
+        } else if it == SnapshotBuilder.culled && !needFull && !stillCulled(Int(row), inputs) {
+            needFull = true
+        }
+    }
+
+    /// The item of `row` in the current order, or `notInTree` / `culled`. The map is not
+    /// cleared between orders: an entry counts only where its item holds that row.
+    @inline(__always)
+    private func item(ofRow row: Int32, _ rows: UnsafeMutablePointer<Int32>, _ count: Int) -> Int32 {
+        guard Int(row) < itemOfRowCount else { return SnapshotBuilder.notInTree }
+        let it = itemOfRow.base[Int(row)]
+        if it >= 0 { return Int(it) < count && rows[Int(it)] == row ? it : SnapshotBuilder.notInTree }
+        return it
+    }
+
+    /// Is a layer the geometry culled a child of an item in `items`?
+    private func holdsCulledLayer(_ items: Range<Int>) -> Bool {
+        // First parent at or after the range's start (the list is ascending).
+        var lo = 0, hi = geometryCulledParents.count
+        while lo < hi {
+            let m = (lo + hi) / 2
+            if Int(geometryCulledParents[m]) < items.lowerBound { lo = m + 1 } else { hi = m }
+        }
+        return lo < geometryCulledParents.count && Int(geometryCulledParents[lo]) < items.upperBound
+    }
+
+    /// Is a culled row's layer still culled by what the order pass looks at?
+    private func stillCulled(_ r: Int, _ inputs: SnapshotInputs) -> Bool {
+        let opacity = inputs.opacity.map { $0[r] } ?? 1
+        let hidden = hinted(inputs.hidden, inputs.hints[r], SnapshotHint.clipping).map { $0[r] >= 0.5 } ?? false
+        return inputs.flags[r] & LayerFlags.committed == 0 || hidden || !(opacity > SnapshotBuilder.invisible)
+    }
+
+    /// Does item i still sit where the order pass put it (shown, same zPosition)?
+    private func sameOrder(_ i: Int, _ inputs: SnapshotInputs, _ c: ItemColumns) -> Bool {
+        let r = Int(c.rows[i])
+        if stillCulled(r, inputs) { return false }
+        return (hinted(inputs.zPosition, inputs.hints[r], SnapshotHint.zPosition).map { $0[r] } ?? 0) == orderZ.base[i]
+    }
+}
