@@ -1,68 +1,8 @@
 import Foundation
 import StrataOverrides
 
-/// Something a layer runs in response to a property change or event (Core Animation's
-/// CAAction). Every `CAAnimation` is one: running it adds a copy to the layer under the key.
-public protocol CAAction: AnyObject {
-    /// Performs the action for `event` on `anObject` (the layer).
-    func run(forKey event: String, object anObject: Any, arguments dict: [AnyHashable: Any]?)
-}
-
-/// `NSNull` is the "stop, no action" marker of the lookup chain.
-extension NSNull: CAAction {
-    /// Does nothing.
-    public func run(forKey event: String, object anObject: Any, arguments dict: [AnyHashable: Any]?) {}
-}
-
-/// A layer's delegate: the UIView role. Returning an action ends the lookup, nil continues
-/// it, `NSNull()` ends it with no action.
-public protocol CALayerDelegate: AnyObject {
-    /// The action for `event` on `layer`, nil to continue the lookup, `NSNull()` to stop it.
-    func action(for layer: CALayer, forKey event: String) -> CAAction?
-    /// Updates `layer`'s contents itself (default: the layer draws, `drawContents()`).
-    func display(_ layer: CALayer)
-    /// Draws `layer`'s contents into `ctx` (default: nothing).
-    func draw(_ layer: CALayer, in ctx: CGContext)
-    /// Called before `layer` draws (default: nothing).
-    func layerWillDraw(_ layer: CALayer)
-}
-
-extension CALayerDelegate {
-    /// Default: nil (continue the lookup).
-    public func action(for layer: CALayer, forKey event: String) -> CAAction? { nil }
-    /// Default: the layer draws itself (`draw(in:)` into a recording context).
-    public func display(_ layer: CALayer) { layer.drawContents() }
-    /// Default: nothing.
-    public func draw(_ layer: CALayer, in ctx: CGContext) {}
-    /// Default: nothing.
-    public func layerWillDraw(_ layer: CALayer) {}
-}
-
-/// Callbacks of an animation's lifetime.
-public protocol CAAnimationDelegate: AnyObject {
-    /// The animation began (at the first frame inside its active time).
-    func animationDidStart(_ anim: CAAnimation)
-    /// The animation ended: `flag` is true when it ran to its end, false when removed.
-    func animationDidStop(_ anim: CAAnimation, finished flag: Bool)
-}
-
-extension CAAnimationDelegate {
-    /// Default: nothing.
-    public func animationDidStart(_ anim: CAAnimation) {}
-    /// Default: nothing.
-    public func animationDidStop(_ anim: CAAnimation, finished flag: Bool) {}
-}
-
-/// How the action lookup is carried out in the fast engine (benchmarked side by side). The
-/// reference engine always walks the literal chain; the setting is stored and read back only.
-public enum ActionLookupStrategy: String, CaseIterable, Sendable {
-    /// The literal delegate -> actions -> style -> defaultAction -> built-in walk on String keys.
-    case chain
-    /// The same walk on interned ids (fast engine only).
-    case interned
-    /// Memoised per (layer class, key) (fast engine only).
-    case cached
-}
+// CAAction, CALayerDelegate, CAAnimationDelegate and ActionLookupStrategy are the shared
+// vocabulary (Sources/Strata/Vocabulary, compiled here too).
 
 /// What the lookup chain found for a key.
 enum ActionLookupResult {

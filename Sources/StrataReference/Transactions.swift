@@ -37,77 +37,26 @@ final class TransactionLevel {
     }
 }
 
-/// Core Animation's transactions: a per-thread stack that batches layer changes. A change
-/// with no transaction open opens an implicit one, committed at the next frame
-/// (`CARenderer.beginFrame(atTime:)`) or `flush()`.
-///
-///     CATransaction.begin()
-///     CATransaction.setAnimationDuration(1.0)
-///     layer.backgroundColor = blue            // animates over 1 s
-///     CATransaction.commit()
-open class CATransaction: NSObject {
-    /// Pushes a transaction, inheriting the enclosing one's settings.
-    open class func begin() { ReferenceEngine.current.begin() }
+/// The reference engine's side of `CATransaction` (Sources/Strata/Vocabulary/CATransaction.swift,
+/// shared): the work on its engine's transaction stack. Callers' values are checked by the face.
+enum TransactionFront {
+    static func begin() { ReferenceEngine.current.begin() }
+    static func commit(file: StaticString, line: UInt) { ReferenceEngine.current.commit(file: file, line: line) }
+    static func flush() { ReferenceEngine.current.flush() }
 
-    /// Pops the innermost transaction; the outermost commit starts its animations at the
-    /// current media time. Without a matching `begin()`: a diagnostic naming the call site,
-    /// and no effect.
-    open class func commit(file: StaticString = #fileID, line: UInt = #line) {
-        ReferenceEngine.current.commit(file: file, line: line)
-    }
+    static func animationDuration() -> Double { ReferenceEngine.current.transactions.last?.animationDuration ?? 0.25 }
+    static func setAnimationDuration(_ dur: Double) { ReferenceEngine.current.topTransaction().animationDuration = dur }
 
-    /// Commits the implicit transaction, if it is the only one open.
-    open class func flush() { ReferenceEngine.current.flush() }
-
-    /// Core Animation's transaction lock (a no-op: engines are per thread).
-    open class func lock() {}
-    /// See `lock()`.
-    open class func unlock() {}
-
-    /// Duration of the innermost transaction's implicit animations (0.25 s by default).
-    open class func animationDuration() -> Double {
-        ReferenceEngine.current.transactions.last?.animationDuration ?? 0.25
-    }
-
-    /// Sets the innermost transaction's animation duration. Negative or non-finite values
-    /// are refused with a diagnostic.
-    open class func setAnimationDuration(_ dur: Double) {
-        guard dur.isFinite && dur >= 0 else {
-            StrataDiagnostics.emit(.nonFiniteValue, "setAnimationDuration(\(dur)): a duration must be finite and >= 0; ignored")
-            return
-        }
-        ReferenceEngine.current.topTransaction().animationDuration = dur
-    }
-
-    /// Timing function of the innermost transaction's implicit animations (nil: each
-    /// action's own; built-in actions use `.default`).
-    open class func animationTimingFunction() -> CAMediaTimingFunction? {
-        ReferenceEngine.current.transactions.last?.timingFunction
-    }
-
-    /// Sets the innermost transaction's timing function.
-    open class func setAnimationTimingFunction(_ function: CAMediaTimingFunction?) {
+    static func animationTimingFunction() -> CAMediaTimingFunction? { ReferenceEngine.current.transactions.last?.timingFunction }
+    static func setAnimationTimingFunction(_ function: CAMediaTimingFunction?) {
         ReferenceEngine.current.topTransaction().timingFunction = function
     }
 
-    /// Whether property changes run no action in the innermost transaction.
-    open class func disableActions() -> Bool {
-        ReferenceEngine.current.transactions.last?.disableActions ?? false
-    }
+    static func disableActions() -> Bool { ReferenceEngine.current.transactions.last?.disableActions ?? false }
+    static func setDisableActions(_ flag: Bool) { ReferenceEngine.current.topTransaction().disableActions = flag }
 
-    /// Turns actions off (or on) for the innermost transaction.
-    open class func setDisableActions(_ flag: Bool) {
-        ReferenceEngine.current.topTransaction().disableActions = flag
-    }
-
-    /// The innermost transaction's completion block.
-    open class func completionBlock() -> (() -> Void)? {
-        ReferenceEngine.current.transactions.last?.completionBlock
-    }
-
-    /// Sets a block run once every animation added to this transaction from now on (and to
-    /// its nested transactions) has completed or been removed; at commit if there is none.
-    open class func setCompletionBlock(_ block: (() -> Void)?) {
+    static func completionBlock() -> (() -> Void)? { ReferenceEngine.current.transactions.last?.completionBlock }
+    static func setCompletionBlock(_ block: (() -> Void)?) {
         let top = ReferenceEngine.current.topTransaction()
         // Replaced before commit: the old block never runs.
         top.completion?.isSpent = true
@@ -115,50 +64,11 @@ open class CATransaction: NSObject {
         top.completion = block.map { CompletionGroup($0) }
     }
 
-    /// A transaction property: `"animationDuration"` and `"disableActions"` (NSNumber),
-    /// `"animationTimingFunction"`, `"completionBlock"`, or any custom key (inherited).
-    open class func value(forKey key: String) -> Any? {
-        switch key {
-        case "animationDuration": return NSNumber(value: animationDuration())
-        case "disableActions": return NSNumber(value: disableActions())
-        case "animationTimingFunction": return animationTimingFunction()
-        case "completionBlock": return completionBlock()
-        default: return ReferenceEngine.current.transactions.last?.values[key]
-        }
-    }
+    static func value(forKey key: String) -> Any? { ReferenceEngine.current.transactions.last?.values[key] }
+    static func setValue(_ anObject: Any?, forKey key: String) { ReferenceEngine.current.topTransaction().values[key] = anObject }
 
-    /// Sets a transaction property (see `value(forKey:)`). A value of the wrong type for a
-    /// known key is refused with a diagnostic.
-    open class func setValue(_ anObject: Any?, forKey key: String) {
-        switch key {
-        case "animationDuration":
-            guard let v = anObject.flatMap(Boxing.number) else {
-                StrataDiagnostics.emit(.wrongValueType, "CATransaction \"animationDuration\" takes a number; got \(String(describing: anObject))")
-                return
-            }
-            setAnimationDuration(v)
-        case "disableActions":
-            guard let v = anObject.flatMap(Boxing.number) else {
-                StrataDiagnostics.emit(.wrongValueType, "CATransaction \"disableActions\" takes a number or Bool; got \(String(describing: anObject))")
-                return
-            }
-            setDisableActions(v != 0)
-        case "animationTimingFunction":
-            guard anObject == nil || anObject is CAMediaTimingFunction else {
-                StrataDiagnostics.emit(.wrongValueType, "CATransaction \"animationTimingFunction\" takes a CAMediaTimingFunction")
-                return
-            }
-            setAnimationTimingFunction(anObject as? CAMediaTimingFunction)
-        case "completionBlock":
-            guard anObject == nil || anObject is () -> Void else {
-                StrataDiagnostics.emit(.wrongValueType, "CATransaction \"completionBlock\" takes a () -> Void block")
-                return
-            }
-            setCompletionBlock(anObject as? () -> Void)
-        default:
-            ReferenceEngine.current.topTransaction().values[key] = anObject
-        }
-    }
+    /// A number or Bool as a Double (nil for anything else).
+    static func number(_ value: Any) -> Double? { Boxing.number(value) }
 }
 
 extension ReferenceEngine {

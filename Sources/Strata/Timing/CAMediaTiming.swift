@@ -5,11 +5,6 @@ enum FillBits {
     static let backwards: UInt8 = 2
 }
 
-/// The current media time of this thread's engine: the time of the frame being rendered
-/// (`CARenderer.beginFrame(atTime:)`), 0 before the first frame. Tests and benchmarks
-/// drive it; nothing reads a wall clock.
-public func CACurrentMediaTime() -> Double { EngineContext.current.now }
-
 
 extension CAMediaTimingFillMode {
     var code: UInt8 {

@@ -8,29 +8,23 @@ import Foundation
 ///     CATransaction.setAnimationDuration(1.0)
 ///     layer.backgroundColor = blue            // animates over 1 s
 ///     CATransaction.commit()
+///
+/// Written once for both engines (Vocabulary/ is compiled into StrataReference too): the
+/// checks of what callers pass are here; each engine's `TransactionFront` does the work on its
+/// own transaction stack.
 open class CATransaction: NSObject {
     /// Pushes a transaction, inheriting the enclosing one's settings.
-    open class func begin() {
-        let c = EngineContext.current
-        if let r = c.recorder { r.transaction(.begin) }
-        c.begin()
-    }
+    open class func begin() { TransactionFront.begin() }
 
     /// Pops the innermost transaction; the outermost commit starts its animations at the
     /// current media time. Without a matching `begin()`: a diagnostic naming the call site,
     /// and no effect.
     open class func commit(file: StaticString = #fileID, line: UInt = #line) {
-        let c = EngineContext.current
-        if let r = c.recorder { r.transaction(.commit) }
-        c.commit(file: file, line: line)
+        TransactionFront.commit(file: file, line: line)
     }
 
     /// Commits the implicit transaction, if it is the only one open.
-    open class func flush() {
-        let c = EngineContext.current
-        if let r = c.recorder { r.transaction(.flush) }
-        c.flush()
-    }
+    open class func flush() { TransactionFront.flush() }
 
     /// Core Animation's transaction lock (a no-op: engines are per thread).
     open class func lock() {}
@@ -38,9 +32,7 @@ open class CATransaction: NSObject {
     open class func unlock() {}
 
     /// Duration of the innermost transaction's implicit animations (0.25 s by default).
-    open class func animationDuration() -> Double {
-        EngineContext.current.transactions.last?.duration ?? 0.25
-    }
+    open class func animationDuration() -> Double { TransactionFront.animationDuration() }
 
     /// Sets the innermost transaction's animation duration. Negative or non-finite values
     /// are refused with a diagnostic.
@@ -49,63 +41,30 @@ open class CATransaction: NSObject {
             StrataDiagnostics.emit(.nonFiniteValue, "setAnimationDuration(\(dur)): a duration must be finite and >= 0; ignored")
             return
         }
-        let c = EngineContext.current
-        if let r = c.recorder { r.transaction(.setAnimationDuration(dur)) }
-        c.ensureTransaction()
-        c.transactions[c.transactions.count - 1].duration = dur
-        c.transactions[c.transactions.count - 1].invalidateEntries()
+        TransactionFront.setAnimationDuration(dur)
     }
 
     /// Timing function of the innermost transaction's implicit animations (nil: each
     /// action's own; built-in actions use `.default`).
-    open class func animationTimingFunction() -> CAMediaTimingFunction? {
-        EngineContext.current.transactions.last?.timingFunction
-    }
+    open class func animationTimingFunction() -> CAMediaTimingFunction? { TransactionFront.animationTimingFunction() }
 
     /// Sets the innermost transaction's timing function.
     open class func setAnimationTimingFunction(_ function: CAMediaTimingFunction?) {
-        let c = EngineContext.current
-        if let r = c.recorder { r.transaction(.setTimingFunction(r.curve(function))) }
-        c.ensureTransaction()
-        c.transactions[c.transactions.count - 1].timingFunction = function
-        c.transactions[c.transactions.count - 1].invalidateEntries()
+        TransactionFront.setAnimationTimingFunction(function)
     }
 
     /// Whether property changes run no action in the innermost transaction.
-    open class func disableActions() -> Bool {
-        EngineContext.current.transactions.last?.disableActions ?? false
-    }
+    open class func disableActions() -> Bool { TransactionFront.disableActions() }
 
     /// Turns actions off (or on) for the innermost transaction.
-    open class func setDisableActions(_ flag: Bool) {
-        let c = EngineContext.current
-        if let r = c.recorder { r.transaction(.setDisableActions(flag)) }
-        c.ensureTransaction()
-        c.transactions[c.transactions.count - 1].disableActions = flag
-    }
+    open class func setDisableActions(_ flag: Bool) { TransactionFront.setDisableActions(flag) }
 
     /// The innermost transaction's completion block.
-    open class func completionBlock() -> (() -> Void)? {
-        EngineContext.current.transactions.last?.completionBlock
-    }
+    open class func completionBlock() -> (() -> Void)? { TransactionFront.completionBlock() }
 
     /// Sets a block run once every animation added to this transaction from now on (and to
     /// its nested transactions) has completed or been removed; at commit if there is none.
-    open class func setCompletionBlock(_ block: (() -> Void)?) {
-        let c = EngineContext.current
-        if let r = c.recorder {
-            if block != nil { r.completion() } else { r.note("a completion block set to nil (not replayed)") }
-        }
-        c.ensureTransaction()
-        let top = c.transactions.count - 1
-        if let old = c.transactions[top].group, !old.committed {
-            // Replaced before commit: the old block never runs.
-            old.fired = true
-        }
-        c.transactions[top].completionBlock = block
-        c.transactions[top].group = block.map { CompletionGroup($0) }
-        c.transactions[top].invalidateEntries()
-    }
+    open class func setCompletionBlock(_ block: (() -> Void)?) { TransactionFront.setCompletionBlock(block) }
 
     /// A transaction property: `"animationDuration"` and `"disableActions"` (NSNumber),
     /// `"animationTimingFunction"`, `"completionBlock"`, or any custom key (inherited).
@@ -115,7 +74,7 @@ open class CATransaction: NSObject {
         case "disableActions": return NSNumber(value: disableActions())
         case "animationTimingFunction": return animationTimingFunction()
         case "completionBlock": return completionBlock()
-        default: return EngineContext.current.transactions.last?.values[key]
+        default: return TransactionFront.value(forKey: key)
         }
     }
 
@@ -124,13 +83,13 @@ open class CATransaction: NSObject {
     open class func setValue(_ anObject: Any?, forKey key: String) {
         switch key {
         case "animationDuration":
-            guard let v = anObject.flatMap(LaneValue.scalar) else {
+            guard let v = anObject.flatMap(TransactionFront.number) else {
                 StrataDiagnostics.emit(.wrongValueType, "CATransaction \"animationDuration\" takes a number; got \(String(describing: anObject))")
                 return
             }
             setAnimationDuration(v)
         case "disableActions":
-            guard let v = anObject.flatMap(LaneValue.scalar) else {
+            guard let v = anObject.flatMap(TransactionFront.number) else {
                 StrataDiagnostics.emit(.wrongValueType, "CATransaction \"disableActions\" takes a number or Bool; got \(String(describing: anObject))")
                 return
             }
@@ -148,9 +107,7 @@ open class CATransaction: NSObject {
             }
             setCompletionBlock(anObject as? () -> Void)
         default:
-            let c = EngineContext.current
-            c.ensureTransaction()
-            c.transactions[c.transactions.count - 1].values[key] = anObject
+            TransactionFront.setValue(anObject, forKey: key)
         }
     }
 }

@@ -1,6 +1,9 @@
 import Foundation
 
-/// A host view: the UIView role of seed 004. It is its backing layer's delegate and returns
+/// A host view: the UIView role of seed 004. Written once for both engines (Vocabulary/ is
+/// compiled into StrataReference too); each engine's part is its View+Engine.swift.
+///
+/// The UIView role of seed 004: It is its backing layer's delegate and returns
 /// `NSNull()` for every key outside an animation block (so changes to `view.layer` do not
 /// animate) and a `CABasicAnimation` (easeInEaseOut, the block's duration) inside one.
 ///
@@ -18,7 +21,10 @@ open class View: NSObject, CALayerDelegate {
     /// The class of the backing layer (override to use a CAShapeLayer, say).
     open class var layerClass: CALayer.Type { CALayer.self }
 
-    /// A view whose layer has the given frame (set without animation).
+    /// Each engine's own (`viewWillDeinit`, in its View+Engine.swift).
+    deinit { viewWillDeinit() }
+
+    /// A view whose layer has the given frame.
     public init(frame: CGRect) {
         layer = Self.layerClass.init(_strataLayer: nil)
         super.init()
@@ -66,8 +72,9 @@ open class View: NSObject, CALayerDelegate {
             StrataDiagnostics.emit(.layerCycle, "a view cannot be its own subview; tree unchanged")
             return
         }
+        let before = layer.sublayers?.count ?? 0
         layer.addSublayer(view.layer)
-        guard view.layer.superlayer === layer else { return }
+        guard view.layer.superlayer === layer, (layer.sublayers?.count ?? 0) >= before else { return }
         view.superview?.subviews.removeAll { $0 === view }
         subviews.append(view)
         view.superview = self
@@ -81,14 +88,10 @@ open class View: NSObject, CALayerDelegate {
     }
 
     /// The view's answer in the lookup chain: NSNull outside an animation block; inside one,
-    /// the block's animation for animatable properties (NSNull for other keys).
+    /// the block's animation for animatable properties (NSNull for other keys; see
+    /// View+Animation.swift).
     open func action(for layer: CALayer, forKey event: String) -> CAAction? {
-        guard let block = ReferenceEngine.current.viewAnimationBlocks.last else { return NSNull() }
-        guard let spec = PropertyCatalog.spec(event), spec.implicitAction == .basic else { return NSNull() }
+        guard let block = View.currentAnimationBlock, View.animatesInBlocks(event) else { return NSNull() }
         return View.blockAction(block, for: layer, forKey: event)
     }
-
-    static var currentAnimationBlock: ViewAnimationBlock? { ReferenceEngine.current.viewAnimationBlocks.last }
-    static func pushAnimationBlock(_ block: ViewAnimationBlock) { ReferenceEngine.current.viewAnimationBlocks.append(block) }
-    static func popAnimationBlock() { ReferenceEngine.current.viewAnimationBlocks.removeLast() }
 }

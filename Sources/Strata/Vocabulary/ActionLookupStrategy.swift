@@ -1,4 +1,5 @@
-/// The three ways of walking the same lookup chain, benchmarked side by side.
+/// The three ways of walking the same lookup chain, benchmarked side by side. (The reference
+/// engine always walks the literal chain; there the setting is stored and read back only.)
 public enum ActionLookupStrategy: String, CaseIterable, Sendable {
     /// The literal delegate -> actions -> style -> defaultAction -> built-in walk on String
     /// keys, every step asked (what classic implementations do).
