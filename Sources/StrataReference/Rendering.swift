@@ -294,55 +294,31 @@ extension AnimationRuntime {
     }
 }
 
-/// Drives frames of a layer tree at given media times (Apple's CARenderer vocabulary). The
-/// frame covers every animation of the thread's engine.
-///
-///     let r = CARenderer(layer: root)
-///     r.renderFrame(atTime: 0.125)     // presentation values at t = 0.125
-open class CARenderer: NSObject {
-    /// The root of the rendered tree.
-    open var layer: CALayer?
+/// The reference engine's side of `CARenderer` (Sources/Strata/Vocabulary/CARenderer.swift,
+/// shared): the frame covers every animation of the thread's engine, and the snapshot is
+/// always a full walk.
+final class FrameDriver {
     let engine: ReferenceEngine
     private var snapshotter: ReferenceSnapshotter?
 
-    /// A renderer of `layer`'s tree, in this thread's engine.
-    public init(layer: CALayer?) {
-        self.layer = layer
-        engine = layer?.engine ?? ReferenceEngine.current
-        super.init()
-    }
+    init(layer: CALayer?) { engine = layer?.engine ?? ReferenceEngine.current }
 
-    /// Starts a frame at media time `t`: `CACurrentMediaTime()` becomes t and the implicit
-    /// transaction is committed (its animations begin at t). A non-finite time is refused.
-    open func beginFrame(atTime t: Double) {
-        guard t.isFinite else {
-            StrataDiagnostics.emit(.nonFiniteValue, "beginFrame(atTime: \(t)): time must be finite; frame ignored")
-            return
-        }
-        engine.beginFrame(atTime: t)
-    }
-
-    /// Computes every presentation value at the frame's time.
-    open func render() { engine.render() }
-
-    /// Retires finished animations; delivers delegate callbacks and completion blocks.
-    open func endFrame() { engine.endFrame() }
-
-    /// The render-ready frame of the tree as presented now (see the fast engine's
-    /// `CARenderer.snapshot()`); here always a full walk.
-    open func snapshot() -> RenderSnapshot {
-        let s = snapshotter ?? { let s = ReferenceSnapshotter(); snapshotter = s; return s }()
-        return s.snapshot(root: layer, time: engine.now, engine: engine)
-    }
-
-    /// `beginFrame(atTime:)`, `render()`, `endFrame()`.
-    open func renderFrame(atTime t: Double) {
-        guard t.isFinite else {
-            StrataDiagnostics.emit(.nonFiniteValue, "renderFrame(atTime: \(t)): time must be finite; frame ignored")
-            return
-        }
+    func beginFrame(atTime t: Double, root: CALayer?) { engine.beginFrame(atTime: t) }
+    func render() { engine.render() }
+    func endFrame() { engine.endFrame() }
+    func renderFrame(atTime t: Double, root: CALayer?) {
         engine.beginFrame(atTime: t)
         engine.render()
         engine.endFrame()
     }
+
+    func snapshot(root: CALayer?, invalidated: Bool) -> RenderSnapshot {
+        let s = snapshotter ?? { let s = ReferenceSnapshotter(); snapshotter = s; return s }()
+        return s.snapshot(root: root, time: engine.now, engine: engine)
+    }
+}
+
+extension CARenderer {
+    /// The engine this renderer drives.
+    var engine: ReferenceEngine { driver.engine }
 }

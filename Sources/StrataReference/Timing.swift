@@ -4,68 +4,23 @@ import Foundation
 /// (`CARenderer.beginFrame(atTime:)`), 0 before the first frame.
 public func CACurrentMediaTime() -> Double { ReferenceEngine.current.now }
 
-/// A timing curve: a cubic Bézier from (0,0) to (1,1) through two control points, mapping an
-/// animation's linear time fraction to its progress.
-///
-///     let f = CAMediaTimingFunction(name: .easeInEaseOut)
-///     var p: [Float] = [0, 0]; f.getControlPoint(at: 1, values: &p)   // p == [0.42, 0]
-open class CAMediaTimingFunction: NSObject {
-    private let c1x: Float, c1y: Float, c2x: Float, c2y: Float
-
-    /// One of the predefined curves; an unknown name gives `default`'s curve.
-    public convenience init(name: CAMediaTimingFunctionName) {
-        switch name {
-        case .linear: self.init(controlPoints: 0, 0, 1, 1)
-        case .easeIn: self.init(controlPoints: 0.42, 0, 1, 1)
-        case .easeOut: self.init(controlPoints: 0, 0, 0.58, 1)
-        case .easeInEaseOut: self.init(controlPoints: 0.42, 0, 0.58, 1)
-        default: self.init(controlPoints: 0.25, 0.1, 0.25, 1)
-        }
-    }
-
-    /// A curve through the control points (c1x, c1y) and (c2x, c2y). The x coordinates are
-    /// clamped to 0...1 so the curve is a function of time; a non-finite coordinate gives the
-    /// linear curve and a diagnostic.
-    public init(controlPoints c1x: Float, _ c1y: Float, _ c2x: Float, _ c2y: Float) {
-        var points = [c1x, c1y, c2x, c2y]
-        if !points.allSatisfy({ $0.isFinite }) {
-            StrataDiagnostics.emit(.nonFiniteValue,
-                "CAMediaTimingFunction control points must be finite; got \(points); using linear")
-            points = [0, 0, 1, 1]
-        }
-        self.c1x = min(max(points[0], 0), 1)
-        self.c1y = points[1]
-        self.c2x = min(max(points[2], 0), 1)
-        self.c2y = points[3]
-        super.init()
-    }
-
-    /// Control point `index` (0...3: (0,0), c1, c2, (1,1)) written to `values[0]`, `values[1]`.
-    public func getControlPoint(at index: Int, values ptr: UnsafeMutablePointer<Float>) {
-        switch index {
-        case 0: ptr[0] = 0; ptr[1] = 0
-        case 1: ptr[0] = c1x; ptr[1] = c1y
-        case 2: ptr[0] = c2x; ptr[1] = c2y
-        case 3: ptr[0] = 1; ptr[1] = 1
-        default:
-            StrataDiagnostics.emit(.invalidArgument, "getControlPoint(at: \(index)): index must be 0...3")
-        }
-    }
-
-    /// The eased progress at linear fraction `x` (a Strata extension, used by tests and tools).
-    public func evaluate(at x: Double) -> Double { progress(at: x) }
+/// The reference engine's solver of a ``CAMediaTimingFunction`` (its class is the shared
+/// vocabulary, Sources/Strata/Vocabulary/CAMediaTimingFunction.swift): the literal solve,
+/// kept apart from the fast engine's so the oracle has arithmetic of its own.
+@usableFromInline struct TimingCurve {
+    let x1: Double, y1: Double, x2: Double, y2: Double
+    init(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double) { self.x1 = x1; self.y1 = y1; self.x2 = x2; self.y2 = y2 }
 
     /// Whether the curve is the identity (both control points on the diagonal).
-    var isLinear: Bool { c1x == c1y && c2x == c2y }
+    var isLinear: Bool { x1 == y1 && x2 == y2 }
 
     /// The curve's y where its x is `fraction`: the standard unit-Bézier solve (as in
     /// WebKit's UnitBezier) — the cubic's coefficients, Newton's method from t = x to 1e-12,
     /// bisection when Newton stalls — then y at the parameter found. The ends map exactly.
-    func progress(at fraction: Double) -> Double {
+    func solve(_ fraction: Double) -> Double {
         if isLinear { return fraction }
         if fraction <= 0 { return 0 }
         if fraction >= 1 { return 1 }
-        let x1 = Double(c1x), x2 = Double(c2x), y1 = Double(c1y), y2 = Double(c2y)
         let cx = 3 * x1
         let bx = 3 * (x2 - x1) - cx
         let ax = 1 - cx - bx
@@ -97,16 +52,14 @@ open class CAMediaTimingFunction: NSObject {
         }
         return y(t)
     }
+}
 
-    /// Two timing functions are equal when their control points are.
-    open override func isEqual(_ object: Any?) -> Bool {
-        guard let other = object as? CAMediaTimingFunction else { return false }
-        return c1x == other.c1x && c1y == other.c1y && c2x == other.c2x && c2y == other.c2y
-    }
+extension CAMediaTimingFunction {
+    /// Whether the curve is the identity (both control points on the diagonal).
+    var isLinear: Bool { curve.isLinear }
 
-    open override var hash: Int { [c1x, c1y, c2x, c2y].hashValue }
-
-    open override var description: String { "CAMediaTimingFunction(\(c1x), \(c1y), \(c2x), \(c2y))" }
+    /// The eased progress at linear fraction `fraction`.
+    func progress(at fraction: Double) -> Double { curve.solve(fraction) }
 }
 
 extension CAMediaTimingFillMode {

@@ -1,6 +1,8 @@
 import Foundation
 import XCTest
 
+// engine-only: it reads the fast engine's source folders (Sources/Strata) as text.
+
 /// The engine's rooms (the folders of Sources/Strata) and which may use which, checked on the
 /// source text, in the spirit of ArchUnit and import-linter: a reference that goes against the
 /// one-way flow fails. See `Strata.docc/Architecture.md` and `../shared/DESIGN.md`.
@@ -67,7 +69,6 @@ final class ArchitectureTests: XCTestCase {
         "Recording/StrataRecording.swift -> Engine.EngineContext",
         "Snapshot/RenderSnapshot+Layer.swift -> Layers.CALayer",
         "Snapshot/Snapshot+Benchmarks.swift -> Layers.CALayer",
-        "Snapshot/SnapshotBuilder.swift -> Engine.EngineContext",
         "Snapshot/SnapshotBuilder.swift -> Layers.CALayer",
         "Snapshot/SnapshotBuilder+Replicas.swift -> Layers.CAReplicatorLayer",
         "Stores/LayerStore.swift -> Layers.CALayer",

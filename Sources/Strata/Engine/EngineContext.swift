@@ -15,36 +15,18 @@ final class EngineContext {
     let layers = LayerStore()
     let animations = AnimationStore()
     let timings = TimingStore()
+    /// The frame's evaluation, over the stores above (Frames/FrameRenderer.swift).
+    let frames: FrameRenderer
     @exclusivity(unchecked) var transactions = TransactionStack()
     /// Media time of the current frame.
     @exclusivity(unchecked) var now: Double = 0
-    /// The media time of the last `render()` (NaN before the first).
-    @exclusivity(unchecked) var renderedAt: Double = .nan
-    /// The frame's evaluated state while a snapshot evaluates at other times (made on first use).
-    @exclusivity(unchecked) var shadowCheckpoint: ShadowCheckpoint?
     @exclusivity(unchecked) var lookupStrategy: ActionLookupStrategy = .interned
     let actionCache = ActionCache()
     /// `PropertyTable.hot`, read once: the change path's every access to the global checked
     /// its initialisation (`swift_once`).
     let hot = PropertyTable.hot
-    /// Threads `render()` may use for a large lane track (1: the calling thread only).
-    @exclusivity(unchecked) var renderThreads = min(2, ProcessInfo.processInfo.activeProcessorCount)
-    /// The second thread, started the first time work is split (`worker`).
-    @exclusivity(unchecked) var renderWorker: RenderWorker?
-    /// The second thread, started on first use.
-    var worker: RenderWorker {
-        if let w = renderWorker { return w }
-        let w = RenderWorker()
-        renderWorker = w
-        return w
-    }
-    /// Lanes (animations x doubles per value) of one lane track from which `render()` splits
-    /// it across two threads. Measured here (`frame/*/shared/basic/{1-thread,2-threads}/N`):
-    /// position at 1e5 (2e5 lanes) gains 1.47x, opacity at 1e5 (1e5 lanes) loses 0.89x to
-    /// the hand-off.
-    static let splitThresholdLanes = 131_072
 
-    deinit { renderWorker?.stop(); dirty.free() }
+    deinit { dirty.free() }
 
     /// Sublayers a deinitialising layer let go of, released one at a time by the outermost
     /// `layerDidDeinit` (releasing them from inside it would recurse once per level and
@@ -75,13 +57,6 @@ final class EngineContext {
     /// `endFrame`'s list of finished records (sequence, record), kept between frames so a
     /// frame that retires thousands of animations does not allocate it again.
     @exclusivity(unchecked) var finishedScratch: [(UInt64, Int32)] = []
-    /// `render()`'s scratch, kept between frames so a frame allocates nothing: custom keys
-    /// composed this frame, and the path-rotation turns of this frame.
-    @exclusivity(unchecked) var customComposed = Set<Int64>()
-    /// (layer, transform property) pairs a derived field wrote this frame: the next field of
-    /// the pair applies on top (kept between frames: no allocation).
-    @exclusivity(unchecked) var fieldsComposed = Set<Int64>()
-    @exclusivity(unchecked) var rotationTurns: [RotationTurn] = []
     /// Stop callbacks of replaced animations, delivered once the replacement is added.
     @exclusivity(unchecked) var deferredStops: [(CAAnimation, Bool)] = []
     /// Open `StrataDiagnostics.capture` scopes of this thread.
@@ -100,6 +75,7 @@ final class EngineContext {
     @exclusivity(unchecked) var recorder: EngineRecorder?
 
     init() {
+        frames = FrameRenderer(layers: layers, animations: animations, timings: timings)
         pendingEntries.reserveCapacity(64)
     }
 
@@ -224,9 +200,6 @@ private let contextKey: pthread_key_t = {
     return key
 }()
 
-/// One rotating path animation's turn this frame: its layer row, its add order and the
-/// tangent angle (NaN when it adds nothing).
-typealias RotationTurn = (row: Int32, sequence: UInt64, angle: Double)
 
 /// A layer property changed in the open transaction (`EngineContext.dirty`).
 struct DirtyChange {

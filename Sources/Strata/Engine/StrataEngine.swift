@@ -11,8 +11,8 @@ public enum StrataEngine {
     /// animations) is split in two halves of its blocks, the upper one evaluated by a worker
     /// thread of the engine.
     public static var renderThreads: Int {
-        get { EngineContext.current.renderThreads }
-        set { EngineContext.current.renderThreads = max(1, min(2, newValue)) }
+        get { EngineContext.current.frames.renderThreads }
+        set { EngineContext.current.frames.renderThreads = max(1, min(2, newValue)) }
     }
 
     /// Running (added, not yet removed) animations of this thread's engine.

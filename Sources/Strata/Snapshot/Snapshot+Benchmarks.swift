@@ -5,7 +5,7 @@ extension CARenderer {
     /// `snapshot()` as a full pass, whatever changed: the order rebuilt and every item
     /// computed (what the first snapshot of a tree costs).
     public func snapshotFullPass() -> RenderSnapshot {
-        snapshotBuilder(invalidated: true)
+        driver.snapshot(root: layer, invalidated: true)
     }
 }
 

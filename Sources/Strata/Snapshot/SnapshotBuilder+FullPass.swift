@@ -5,7 +5,7 @@ extension SnapshotBuilder {
     // MARK: full pass
 
     func fullPass(_ rootRow: Int32) {
-        let layers = engine.layers
+        let layers = self.layers
         root = rootRow
         treeVersion = layers.treeVersion
         layerCapacity = layers.capacity
@@ -14,14 +14,14 @@ extension SnapshotBuilder {
         // Large trees (by the last pass's count): the walk and the item values overlap. The
         // render worker computes chunks of items as the walk publishes them; this thread
         // joins once the walk is done. The columns are reserved for every layer up front.
-        let pipelined = engine.renderThreads > 1 && expectedItems >= SnapshotBuilder.splitThreshold
+        let pipelined = frames.renderThreads > 1 && expectedItems >= SnapshotBuilder.splitThreshold
         var culled = 0
         if pipelined {
             let capacity = max(layers.liveCount, 1)
             output.reserveItems(capacity, keeping: 0)
             orderZ.reserve(capacity, keeping: 0)
             beginChunks(capacity: capacity, inputs)
-            let worker = engine.worker
+            let worker = frames.worker
             worker.start(snapshot: self)
             buildOrder(rootRow, inputs, publish: true)
             orderedItems.store(output.count, ordering: .releasing)
@@ -50,7 +50,7 @@ extension SnapshotBuilder {
     /// The walk follows first-child and next-sibling links (each load issued while the
     /// layer's own values are read), so no list of siblings is chased ahead of the visits.
     private func prepareOrder() {
-        let layers = engine.layers
+        let layers = self.layers
         // Forget the last order's culled rows. (Its items' map entries stay: an entry counts
         // only where the item it names holds that row, see `item(ofRow:)`.)
         let oldMap = itemOfRow.base
@@ -74,7 +74,7 @@ extension SnapshotBuilder {
     /// `publish`: items are handed to the chunk threads as the walk makes them (the
     /// columns are reserved for every layer, so they do not move meanwhile).
     private func buildOrder(_ rootRow: Int32, _ inputs: SnapshotInputs, publish: Bool) {
-        let layers = engine.layers
+        let layers = self.layers
         let out = output
         var n = 0, shapes = 0
         guard rootRow >= 0 else { out.shapeCount = 0; return }

@@ -281,7 +281,7 @@ extension SnapshotBuilder {
             if so > invisible && sc.w > invisible { f |= ItemBit.shadow }
             if let m = hinted(inputs.masksToBounds, h, SnapshotHint.clipping), m[r] >= 0.5 { f |= ItemBit.masksToBounds }
         }
-        if inputs.flags[r] & LayerFlags.hasObjects != 0, let handle = engine.layers.handle[r] {
+        if inputs.flags[r] & LayerFlags.hasObjects != 0, let handle = self.layers.handle[r] {
             let layer = handle.takeUnretainedValue()
             if layer.presentedObject(.contents) != nil { f |= ItemBit.contents }
             if layer.presentedObject(.mask) != nil { f |= ItemBit.mask }
@@ -323,7 +323,7 @@ extension SnapshotBuilder {
                                  Float((sh ? inputs.strokeEnd : nil).map { $0[r] } ?? 1),
                                  Float((sh ? inputs.miterLimit : nil).map { $0[r] } ?? 10))
             c.lineDashPhases[s] = Float((sh ? inputs.lineDashPhase : nil).map { $0[r] } ?? 0)
-            let path = engine.layers.handle[r]?.takeUnretainedValue().presentedObject(.path) as? CGPath
+            let path = self.layers.handle[r]?.takeUnretainedValue().presentedObject(.path) as? CGPath
             if out._paths[s] !== path { out._paths[s] = path }
         }
     }

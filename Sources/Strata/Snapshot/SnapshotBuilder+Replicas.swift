@@ -6,7 +6,7 @@ extension SnapshotBuilder {
 
     /// Whether an item of the snapshot is a replicator layer's (the engine has some).
     func showsReplicator() -> Bool {
-        let flags = engine.layers.flags.base, rows = output._layerIndices.base
+        let flags = self.layers.flags.base, rows = output._layerIndices.base
         for i in 0..<output.count where flags[Int(rows[i])] & LayerFlags.isReplicator != 0 { return true }
         return false
     }
@@ -17,7 +17,7 @@ extension SnapshotBuilder {
     /// colour), nested replicators inside their instances; then drops the copies the
     /// geometry culls. The copies' geometry is computed as the pass computes items.
     func replicate() {
-        let inputs = SnapshotInputs(engine.layers)
+        let inputs = SnapshotInputs(self.layers)
         let scratch = replicaScratch
         let src = scratch.source
         src.copyColumns(of: output)
@@ -27,8 +27,8 @@ extension SnapshotBuilder {
         output.shapeCount = 0
         var culled = 0, truncated = false
         emitReplicas(0..<n, parentOut: -1, ParentContext(space: SnapshotBuilder.identity, opacity: 1, clip: -1),
-                     tint: SIMD4(repeating: 1), src, scratch.copyOf.base, inputs, at: engine.renderedAt, &culled, &truncated)
-        engine.endShadows()
+                     tint: SIMD4(repeating: 1), src, scratch.copyOf.base, inputs, at: frames.renderedAt, &culled, &truncated)
+        frames.endShadows()
         output.recomputeSubtreeEnds()
         output.recomputedItems = output.count
         for s in output.shapeCount..<output._paths.count where output._paths[s] != nil { output._paths[s] = nil }
@@ -84,8 +84,8 @@ extension SnapshotBuilder {
             copyOf[i] = Int32(j)
             out.count = j + 1
             let end = Int(src._subtreeEnds[i])
-            if inputs.flags[r] & LayerFlags.isReplicator != 0, end > i + 1 || engine.layers.firstChild[r] >= 0,
-               let layer = engine.layers.handle[r]?.takeUnretainedValue() as? CAReplicatorLayer {
+            if inputs.flags[r] & LayerFlags.isReplicator != 0, end > i + 1 || self.layers.firstChild[r] >= 0,
+               let layer = self.layers.handle[r]?.takeUnretainedValue() as? CAReplicatorLayer {
                 let instances = layer.presentedInstances
                 let base = context(ofItem: j, row: r, world: g.world, opacity: g.opacity, clip: ctx.clip, inputs)
                 // Instance k shows its sublayers at time - k * instanceDelay: evaluated again
@@ -106,7 +106,7 @@ extension SnapshotBuilder {
                 // Back to this level's time for the items after the replicator's: the
                 // frame's own evaluation, or this delayed level's again.
                 if delayed {
-                    if time == engine.renderedAt { engine.restoreFrameEvaluation() } else { engine.renderShadow(atTime: time) }
+                    if time == frames.renderedAt { frames.restoreFrameEvaluation() } else { frames.renderShadow(atTime: time) }
                 }
                 i = end
             } else {
@@ -117,7 +117,7 @@ extension SnapshotBuilder {
 
     /// Whether an animation drives a layer below `row` (its sublayers, down the tree).
     private func animatesBelow(_ row: Int) -> Bool {
-        let layers = engine.layers, first = engine.animations.firstOfLayer
+        let layers = self.layers, first = self.animations.firstOfLayer
         let firstChild = layers.firstChild.base, nextSibling = layers.nextSibling.base, parent = layers.parent.base
         var r = Int(firstChild[row])
         while r >= 0 {
@@ -132,14 +132,14 @@ extension SnapshotBuilder {
     }
 
     /// One delayed instance of the replicator at `row`: the animations are evaluated at
-    /// media time `time` (`EngineContext.renderShadow`, no delegate or completion sees it),
+    /// media time `time` (`FrameRenderer.renderShadow`, no delegate or completion sees it),
     /// the replicator's sublayers are ordered and styled there by a builder of this depth,
     /// and their copies are placed under the replicator's item `parentOut`.
     private func emitDelayed(replicator row: Int32, at time: Double, parentOut: Int32, _ context: ParentContext,
                              tint: SIMD4<Float>, _ inputs: SnapshotInputs, _ culled: inout Int, _ truncated: inout Bool) {
-        engine.renderShadow(atTime: time)
+        frames.renderShadow(atTime: time)
         if delayDepth == delayedSources.count {
-            let b = SnapshotBuilder(engine: engine)
+            let b = SnapshotBuilder(layers: layers, animations: animations, frames: frames, engineIdentity: engineIdentity)
             b.isDelayedSource = true
             delayedSources.append(b)
         }

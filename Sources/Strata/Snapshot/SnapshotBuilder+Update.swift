@@ -7,13 +7,13 @@ extension SnapshotBuilder {
     /// Recomputes the items whose layers changed since the last snapshot. False when a
     /// change needs a full pass (the caller then does one).
     func update() -> Bool {
-        let layers = engine.layers
+        let layers = self.layers
         let out = output
         let n = out.count
-        if lastLeaves >= SnapshotBuilder.leafSplitThreshold && engine.renderThreads > 1 {
+        if lastLeaves >= SnapshotBuilder.leafSplitThreshold && frames.renderThreads > 1 {
             // The last update split its leaves: wake the worker now, so its wake-up overlaps
             // the marking rather than the leaves.
-            engine.renderWorker?.prepare()
+            frames.renderWorker?.prepare()
         }
         let words = (n + 63) >> 6
         marks.reserve(words, keeping: 0)
@@ -23,7 +23,7 @@ extension SnapshotBuilder {
         let columns = ItemColumns(out)
         var needFull = false
         for row in layers.changedRows { mark(row, bits, inputs, columns, n, &needFull) }
-        let anim = engine.animations
+        let anim = self.animations
         for t in 0..<anim.tracks.count {
             let track = anim.tracks[t]
             let rows = track.layer.base
@@ -84,11 +84,11 @@ extension SnapshotBuilder {
             }
         }
         lastLeaves = leaves
-        if leaves >= SnapshotBuilder.leafSplitThreshold && engine.renderThreads > 1 {
+        if leaves >= SnapshotBuilder.leafSplitThreshold && frames.renderThreads > 1 {
             // Two cores: the worker computes the upper half of the leaves (each leaf writes
             // only its own item and row entries, and reads parents already computed).
             let mid = leaves / 2
-            let worker = engine.worker
+            let worker = frames.worker
             chunkInputs = inputs
             chunkColumns = columns
             leafSplitStart = mid

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import CStrataThread
 
 /// Builds a renderer's `RenderSnapshot` from the layer store's presentation columns.
 ///
@@ -18,7 +19,13 @@ import Synchronization
 /// - Complexity: full pass O(n) in the tree's visible layers (plus sorting siblings with
 ///   distinct zPositions); update O(animated + changed + their subtrees + n / 64).
 final class SnapshotBuilder {
-    unowned let engine: EngineContext
+    /// The engine's stores it reads, and its frame renderer, which evaluates at other times
+    /// for replicators: the builder never reaches the engine itself.
+    let layers: LayerStore
+    let animations: AnimationStore
+    let frames: FrameRenderer
+    /// The engine's thread-local identity (`strata_current_engine()` on its own thread).
+    let engineIdentity: UInt
     let output = RenderSnapshot()
     /// This builder's claim on the layer store's change log (unique per builder).
     let token: UInt64
@@ -125,22 +132,25 @@ final class SnapshotBuilder {
         // The engine logs changed rows for the builder that owns the log; with that builder
         // gone nobody takes them, and every later change outside the kernels would append
         // (and, past its bound, drop and grow the log again: mallocs in changes that make none).
-        let layers = engine.layers
-        if layers.snapshotOwner == token && engine.isCurrent {
+        let layers = self.layers
+        if layers.snapshotOwner == token && UInt(bitPattern: strata_current_engine()) == engineIdentity {
             layers.snapshotOwner = 0
             layers.changedRows.removeAll(keepingCapacity: false)
         }
     }
 
-    init(engine: EngineContext) {
-        self.engine = engine
+    init(layers: LayerStore, animations: AnimationStore, frames: FrameRenderer, engineIdentity: UInt) {
+        self.layers = layers
+        self.animations = animations
+        self.frames = frames
+        self.engineIdentity = engineIdentity
         token = SnapshotBuilder.tokens.wrappingAdd(1, ordering: .relaxed).newValue
         output.source = self
     }
 
     /// The snapshot of `rootLayer`'s tree as presented now, at media time `time`.
     func snapshot(root rootLayer: CALayer?, time: Double) -> RenderSnapshot {
-        let layers = engine.layers
+        let layers = self.layers
         let rootRow = rootLayer?.row ?? -1
         let owned = layers.snapshotOwner == token
         let full = !owned || rootRow != root || layers.treeVersion != treeVersion

@@ -99,7 +99,7 @@ final class TimingStore {
 
     /// Filled by `evaluate`: entries that started / completed at this frame.
     @exclusivity(unchecked) var justStarted: [Int32] = []
-    /// An evaluation at another time than the frame's (`EngineContext.renderShadow`):
+    /// An evaluation at another time than the frame's (`FrameRenderer.renderShadow`):
     /// entries are not marked started or completed, and the lists of the frame stay.
     @exclusivity(unchecked) var shadow = false
     @exclusivity(unchecked) var justCompleted: [Int32] = []

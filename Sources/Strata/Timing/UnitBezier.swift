@@ -54,3 +54,6 @@ struct UnitBezier: Hashable {
         return sampleY(solveCurveX(x))
     }
 }
+
+/// This engine's solver of a ``CAMediaTimingFunction`` (Vocabulary/CAMediaTimingFunction.swift).
+@usableFromInline typealias TimingCurve = UnitBezier

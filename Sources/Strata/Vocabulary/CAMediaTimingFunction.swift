@@ -1,13 +1,16 @@
 import Foundation
 
 /// A timing curve: a cubic Bézier from (0,0) to (1,1) mapping an animation's linear time
-/// fraction to its progress.
+/// fraction to its progress. Written once for both engines (Vocabulary/ is compiled into
+/// StrataReference too); each engine solves the curve with its own `TimingCurve`.
 ///
 ///     let f = CAMediaTimingFunction(name: .easeInEaseOut)
 ///     var p: [Float] = [0, 0]; f.getControlPoint(at: 1, values: &p)   // p == [0.42, 0]
 open class CAMediaTimingFunction: NSObject {
     let x1: Float, y1: Float, x2: Float, y2: Float
-    @usableFromInline let curve: UnitBezier
+    /// The curve's solver: each engine's own (`TimingCurve`: this engine's ``UnitBezier``,
+    /// the reference engine's literal solve), so the oracle keeps its own arithmetic.
+    @usableFromInline let curve: TimingCurve
 
     /// One of the predefined curves; an unknown name gives `default`'s curve.
     public convenience init(name: CAMediaTimingFunctionName) {
@@ -32,7 +35,7 @@ open class CAMediaTimingFunction: NSObject {
         }
         x1 = min(max(p[0], 0), 1); y1 = p[1]
         x2 = min(max(p[2], 0), 1); y2 = p[3]
-        curve = UnitBezier(Double(x1), Double(y1), Double(x2), Double(y2))
+        curve = TimingCurve(Double(x1), Double(y1), Double(x2), Double(y2))
         super.init()
     }
 
@@ -62,6 +65,7 @@ open class CAMediaTimingFunction: NSObject {
 
     /// `CAMediaTimingFunction(x1, y1, x2, y2)`: the two control points.
     open override var description: String { "CAMediaTimingFunction(\(x1), \(y1), \(x2), \(y2))" }
+
 
     static let defaultCurve = CAMediaTimingFunction(name: .default)
     static let linearCurve = CAMediaTimingFunction(name: .linear)

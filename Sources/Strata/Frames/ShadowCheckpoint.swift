@@ -1,6 +1,6 @@
 import Foundation
 
-/// What a frame's evaluation wrote, kept while `EngineContext.renderShadow` evaluates the
+/// What a frame's evaluation wrote, kept while `FrameRenderer.renderShadow` evaluates the
 /// same animations at other times: every materialised presentation column, and the timing
 /// entries' phase, progress, iteration and child time. Restoring copies them back, so the
 /// snapshot that evaluated replicator instances leaves the presentation as the frame (and
