@@ -34,9 +34,8 @@ final class ReferenceEngine {
     /// The media time of the last `render()` (NaN before the first).
     var renderedAt: Double = .nan
     var transactions: [TransactionLevel] = []
-    var diagnosticCaptures: [[StrataDiagnostic]] = []
-    /// Diagnostics held back by `StrataDiagnostics.withholding` (nil: none is open).
-    var withheldDiagnostics: [StrataDiagnostic]? = nil
+    /// This thread's open `StrataDiagnostics.capture` and `withholding` scopes.
+    let diagnostics = DiagnosticScopes()
     var lookupStrategy: ActionLookupStrategy = .chain
     var liveLayerCount = 0
 

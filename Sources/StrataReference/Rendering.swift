@@ -303,10 +303,10 @@ final class FrameDriver {
 
     init(layer: CALayer?) { engine = layer?.engine ?? ReferenceEngine.current }
 
-    func beginFrame(atTime t: Double, root: CALayer?) { engine.beginFrame(atTime: t) }
+    func beginFrame(atTime t: Double, of renderer: CARenderer) { engine.beginFrame(atTime: t) }
     func render() { engine.render() }
     func endFrame() { engine.endFrame() }
-    func renderFrame(atTime t: Double, root: CALayer?) {
+    func renderFrame(atTime t: Double, of renderer: CARenderer) {
         engine.beginFrame(atTime: t)
         engine.render()
         engine.endFrame()

@@ -13,9 +13,9 @@ import XCTest
 /// 3. Only the faces (Layers, Host and Vocabulary) use the layer objects (the types Layers
 ///    and Host declare, and `View`) ...
 /// 4. ... and only they and the owner use the owner (the types Engine declares). A face file,
-///    one of Core Animation's own names (`CARenderer.swift`, `CATransaction+Engine.swift`,
-///    `CAAnimation.swift` ...) in a part's room, is the part's public front: it is at the
-///    faces' level.
+///    one of Core Animation's own names (`CARenderer+Engine.swift`, `CAAnimation.swift` ...)
+///    or an extension of a face's type (`StrataDiagnostics+Log.swift`), in a part's room, is
+///    that face's engine side: it is at the faces' level.
 /// 5. The owner uses every part, and no layer object.
 /// 6. Core Animation's public vocabulary (the `CA`-named types of the part rooms, such as
 ///    `CAAnimation` and `CAMediaTimingFunction`, and Vocabulary/'s protocols and enums) may be
@@ -46,7 +46,6 @@ final class ArchitectureTests: XCTestCase {
         "Actions/ActionLookup.swift -> Vocabulary.View",
         "Actions/ActionOverride.swift -> Layers.CALayer",
         "Actions/LookupBatch.swift -> Layers.CALayer",
-        "Diagnostics/StrataDiagnostics.swift -> Engine.EngineContext",
         "Engine/EngineContext+Animations.swift -> Layers.CALayer",
         "Engine/EngineContext+Animations.swift -> Layers.Lanes",
         "Engine/EngineContext+Changes.swift -> Layers.CALayer",
@@ -168,13 +167,22 @@ final class ArchitectureTests: XCTestCase {
         faces.contains(room) && (room != "Vocabulary" || type == "View")
     }
 
-    /// Whether a file of `from` may use a type that room `to` declares.
-    static func allowed(file: String, from: String, to: String, type: String) -> Bool {
+    /// Whether a file is a face's: named for Core Animation (`CARenderer+Engine.swift`), or
+    /// extending a type of the faces (`StrataDiagnostics+Log.swift`, `View+Engine.swift`).
+    static func isFaceFile(_ file: String, faceTypes: Set<String>) -> Bool {
+        let name = file.split(separator: "/").last.map(String.init) ?? ""
+        if name.hasPrefix("CA") { return true }
+        guard let plus = name.firstIndex(of: "+") else { return false }
+        return faceTypes.contains(String(name[..<plus]))
+    }
+
+    /// Whether a file of `from` may use a type that room `to` declares (`face`: the file is
+    /// a face's, at the faces' level wherever it sits).
+    static func allowed(file: String, face: Bool = false, from: String, to: String, type: String) -> Bool {
         if from == to { return true }
+        if face { return true }
         if foundations.contains(from) { return foundations.contains(to) }
         if foundations.contains(to) || faces.contains(from) || from == owner && !isLayerObject(type, in: to) { return true }
-        // A face file (Core Animation's own name, in a part's room) is at the faces' level.
-        if (file.split(separator: "/").last ?? "").hasPrefix("CA") { return true }
         if isLayerObject(type, in: to) || to == owner { return false }
         // The vocabulary: Core Animation's names of the parts, and the shared Vocabulary/.
         if type.hasPrefix("CA") || to == "Vocabulary" { return true }
@@ -187,11 +195,12 @@ final class ArchitectureTests: XCTestCase {
     /// Every use against the rules, as "file -> Room.Type".
     static func backEdges(_ files: [String: String]) -> Set<String> {
         let owners = declarations(files)
+        let faceTypes = Set(owners.filter { faces.contains($0.value) }.keys)
         var edges = Set<String>()
         for (path, source) in files {
-            let from = room(path)
+            let from = room(path), face = isFaceFile(path, faceTypes: faceTypes)
             for name in identifiers(code(source)) {
-                guard let to = owners[name], !allowed(file: path, from: from, to: to, type: name) else { continue }
+                guard let to = owners[name], !allowed(file: path, face: face, from: from, to: to, type: name) else { continue }
                 edges.insert("\(path) -> \(to).\(name)")
             }
         }
@@ -222,12 +231,14 @@ final class ArchitectureTests: XCTestCase {
             """
         files["Frames/Planted.swift"] = "func planted(_ b: SnapshotBuilder) {}"
         files["Keys/Planted.swift"] = "let planted: LayerStore? = nil"
+        files["Timing/Planted+Engine.swift"] = "let planted: EngineContext? = nil"
         files["Transactions/Planted.swift"] = "func planted(_ l: CALayer) {}"
         let edges = Self.backEdges(files)
-        XCTAssertEqual(edges.filter { $0.contains("Planted.swift") }.sorted(), [
+        XCTAssertEqual(edges.filter { $0.contains("/Planted") }.sorted(), [
             "Frames/Planted.swift -> Snapshot.SnapshotBuilder",
             "Keys/Planted.swift -> Stores.LayerStore",
             "Stores/Planted.swift -> Engine.EngineContext",
+            "Timing/Planted+Engine.swift -> Engine.EngineContext",
             "Transactions/Planted.swift -> Layers.CALayer",
         ])
         // A face file of a part may reach the owner and the layers, as the layers do.

@@ -59,10 +59,8 @@ final class EngineContext {
     @exclusivity(unchecked) var finishedScratch: [(UInt64, Int32)] = []
     /// Stop callbacks of replaced animations, delivered once the replacement is added.
     @exclusivity(unchecked) var deferredStops: [(CAAnimation, Bool)] = []
-    /// Open `StrataDiagnostics.capture` scopes of this thread.
-    @exclusivity(unchecked) var diagnosticCaptures: [[StrataDiagnostic]] = []
-    /// Diagnostics held back by `StrataDiagnostics.withholding` (nil: none is open).
-    var withheldDiagnostics: [StrataDiagnostic]? = nil
+    /// This thread's open `StrataDiagnostics.capture` and `withholding` scopes.
+    let diagnostics = DiagnosticScopes()
     /// Presentation copies that read the presentation columns on access, frozen before
     /// those change (`freezeLiveCopies`), and the layer `presentation()` is copying now.
     @exclusivity(unchecked) var liveCopies = CopyStack()
@@ -189,6 +187,11 @@ final class EngineContext {
         pthread_setspecific(contextKey, p)
         strata_set_current_engine(p)
     }
+}
+
+extension DiagnosticScopes {
+    /// This thread's scopes: its engine's.
+    static var current: DiagnosticScopes { EngineContext.current.diagnostics }
 }
 
 private let contextKey: pthread_key_t = {

@@ -13,25 +13,33 @@ final class FrameDriver {
         if let r = context.recorder { r.setRoot(layer) }
     }
 
-    func beginFrame(atTime t: Double, root: CALayer?) {
+    /// (The renderer, not its layer: `layer` is read only when a recorder notes the frame.
+    /// Passing `layer` read the open property (a call and an exclusivity check) every frame,
+    /// and with the driver's calls not inlined `frame/opacity/shared/basic/1000` took 9.92
+    /// instructions an item against 9.7.)
+    @inline(__always)
+    func beginFrame(atTime t: Double, of renderer: CARenderer) {
         guard onOwnThread() else { return }
-        if let r = context.recorder { r.frame(t, root: root) }
+        if let r = context.recorder { r.frame(t, root: renderer.layer) }
         context.beginFrame(atTime: t)
     }
 
+    @inline(__always)
     func render() {
         guard onOwnThread() else { return }
         context.render()
     }
 
+    @inline(__always)
     func endFrame() {
         guard onOwnThread() else { return }
         context.endFrame()
     }
 
-    func renderFrame(atTime t: Double, root: CALayer?) {
+    @inline(__always)
+    func renderFrame(atTime t: Double, of renderer: CARenderer) {
         guard onOwnThread() else { return }
-        if let r = context.recorder { r.frame(t, root: root) }
+        if let r = context.recorder { r.frame(t, root: renderer.layer) }
         context.beginFrame(atTime: t)
         context.render()
         context.endFrame()

@@ -20,10 +20,13 @@ import CStrataThread
 ///   distinct zPositions); update O(animated + changed + their subtrees + n / 64).
 final class SnapshotBuilder {
     /// The engine's stores it reads, and its frame renderer, which evaluates at other times
-    /// for replicators: the builder never reaches the engine itself.
-    let layers: LayerStore
-    let animations: AnimationStore
-    let frames: FrameRenderer
+    /// for replicators: the builder never reaches the engine itself. `unowned`, as the engine
+    /// was: with strong `let`s the full pass's walk (`buildOrder`) took 11 more instructions
+    /// an item (`snapshot/full/balanced/1000`: 336 against 325 per item under callgrind;
+    /// `unowned`: 324).
+    unowned let layers: LayerStore
+    unowned let animations: AnimationStore
+    unowned let frames: FrameRenderer
     /// The engine's thread-local identity (`strata_current_engine()` on its own thread).
     let engineIdentity: UInt
     let output = RenderSnapshot()

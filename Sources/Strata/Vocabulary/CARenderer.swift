@@ -27,7 +27,7 @@ open class CARenderer: NSObject {
             StrataDiagnostics.emit(.nonFiniteValue, "beginFrame(atTime: \(t)): time must be finite; frame ignored")
             return
         }
-        driver.beginFrame(atTime: t, root: layer)
+        driver.beginFrame(atTime: t, of: self)
     }
 
     /// Computes every presentation value at the frame's time.
@@ -58,6 +58,6 @@ open class CARenderer: NSObject {
             StrataDiagnostics.emit(.nonFiniteValue, "renderFrame(atTime: \(t)): time must be finite; frame ignored")
             return
         }
-        driver.renderFrame(atTime: t, root: layer)
+        driver.renderFrame(atTime: t, of: self)
     }
 }
