@@ -23,7 +23,7 @@ final class RenderWorker {
     /// The job posted last: written before `post()`, read by the worker after it sees the
     /// new sequence number, cleared by `wait()`.
     @exclusivity(unchecked) private var laneJob: LaneJob?
-    @exclusivity(unchecked) private var snapshot: SnapshotBuilder?
+    @exclusivity(unchecked) private var task: (any WorkerTask)?
     @exclusivity(unchecked) private var quit = false
     @exclusivity(unchecked) private var posted = 0
 
@@ -52,8 +52,8 @@ final class RenderWorker {
             if seen < 0 { return }
             if let laneJob {
                 laneJob.run(buffer: laneJob.track.workerBuffer)
-            } else if let snapshot {
-                snapshot.runOnWorker()
+            } else if let task {
+                task.runOnWorker()
             }
             finished.store(seen, ordering: .releasing)
         }
@@ -79,11 +79,12 @@ final class RenderWorker {
         post()
     }
 
-    /// Starts the worker on a snapshot's part: a full pass's chunks of items (taken as its
-    /// walk makes them) or an update's half of the leaves; `wait()` before reading them.
-    func start(snapshot builder: SnapshotBuilder) {
+    /// Starts the worker on another part's share of a frame (the render snapshot's: a full
+    /// pass's chunks of items, taken as its walk makes them, or an update's half of the
+    /// leaves); `wait()` before reading what it wrote.
+    func start(task: any WorkerTask) {
         wait()
-        snapshot = builder
+        self.task = task
         post()
     }
 
@@ -91,7 +92,7 @@ final class RenderWorker {
     func wait() {
         while finished.load(ordering: .acquiring) != posted {}
         laneJob = nil
-        snapshot = nil
+        task = nil
     }
 
     /// Ends the thread (the engine is going away).
@@ -120,4 +121,11 @@ struct LaneJob {
         track.evaluateBlocks(blocks, buffer: buffer, progress: progress, phase: phase, iteration: iteration,
                              presentation: presentation, model: model)
     }
+}
+
+/// Work another part hands the render worker for a frame (the render snapshot's items): the
+/// worker runs it on its thread, and knows nothing else of the part.
+protocol WorkerTask: AnyObject {
+    /// The worker thread's share; the poster waits (`RenderWorker.wait()`) before reading it.
+    func runOnWorker()
 }

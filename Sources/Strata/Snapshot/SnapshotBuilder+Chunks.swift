@@ -26,8 +26,8 @@ extension SnapshotBuilder {
         culledByWorker = 0
     }
 
-    /// The worker's part: an update's upper half of the leaves, or a full pass's chunks
-    /// until none are left.
+    /// The worker's part (`WorkerTask`): an update's upper half of the leaves, or a full
+    /// pass's chunks until none are left.
     func runOnWorker() {
         if leafSplit > 0 {
             let list = UnsafeBufferPointer(start: leafScratch.base + leafSplitStart, count: leafSplit)
@@ -71,3 +71,5 @@ extension SnapshotBuilder {
         func isReady(_ item: Int) -> Bool { done[item / SnapshotBuilder.chunk].load(ordering: .acquiring) == pass }
     }
 }
+
+extension SnapshotBuilder: WorkerTask {}

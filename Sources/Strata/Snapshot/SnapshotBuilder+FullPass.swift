@@ -22,7 +22,7 @@ extension SnapshotBuilder {
             orderZ.reserve(capacity, keeping: 0)
             beginChunks(capacity: capacity, inputs)
             let worker = frames.worker
-            worker.start(snapshot: self)
+            worker.start(task: self)
             buildOrder(rootRow, inputs, publish: true)
             orderedItems.store(output.count, ordering: .releasing)
             culled = runChunks()

@@ -94,7 +94,7 @@ extension SnapshotBuilder {
             leafSplitStart = mid
             leafSplit = leaves - mid
             culledByWorker = 0
-            worker.start(snapshot: self)
+            worker.start(task: self)
             var culled = computeItems(UnsafeBufferPointer(start: leafList, count: mid), inputs, columns)
             worker.wait()
             leafSplit = 0
