@@ -105,7 +105,7 @@ extension ReferenceEngine {
     /// nil after a diagnostic.
     func makeRuntime(_ animation: CAAnimation, layer: CALayer, key: String, fromAction: Bool,
                      groupDuration: Double?) -> AnimationRuntime? {
-        guard animation.validateTiming() else { return nil }
+        guard animation.validateTiming(), animation.validateSpring() else { return nil }
         let top = topTransaction()
         let duration = animation.duration > 0 ? animation.duration : (groupDuration ?? top.animationDuration)
         var curve = animation.timingFunction ?? (fromAction ? top.timingFunction : nil)

@@ -81,26 +81,9 @@ open class CAAnimation: NSObject, CAMediaTiming, CAAction, NSCopying {
         layer.engine.addAnimation(copy, forKey: event, to: layer, fromAction: true)
     }
 
-    /// Is this animation's timing usable (finite, non-negative durations ...)? Reports why not.
-    func validateTiming() -> Bool {
-        let fields: [(String, Double)] = [("beginTime", beginTime), ("duration", duration),
-                                          ("speed", Double(speed)), ("timeOffset", timeOffset)]
-        for (name, value) in fields where !value.isFinite {
-            StrataDiagnostics.emit(.nonFiniteValue, "\(type(of: self)).\(name) = \(value) must be finite; animation not added")
-            return false
-        }
-        if repeatDuration.isNaN {
-            StrataDiagnostics.emit(.nonFiniteValue, "\(type(of: self)).repeatDuration is NaN; animation not added")
-            return false
-        }
-        if repeatCount.isNaN || repeatCount < 0 {
-            StrataDiagnostics.emit(.nonFiniteValue, "\(type(of: self)).repeatCount = \(repeatCount) must be >= 0; animation not added")
-            return false
-        }
-        if duration < 0 || repeatDuration < 0 {
-            StrataDiagnostics.emit(.invalidArgument, "\(type(of: self)): duration and repeatDuration must be >= 0; animation not added")
-            return false
-        }
+    /// Whether a spring animation's parameters are valid (true for every other animation);
+    /// reports why not. (The timing's checks are the shared `validateTiming()`.)
+    func validateSpring() -> Bool {
         if let spring = self as? CASpringAnimation {
             let fields: [(String, CGFloat)] = [("mass", spring.mass), ("stiffness", spring.stiffness),
                                                ("damping", spring.damping), ("initialVelocity", spring.initialVelocity)]
