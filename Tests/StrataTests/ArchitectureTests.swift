@@ -39,7 +39,7 @@ final class ArchitectureTests: XCTestCase {
     ///   behind the layers' face;
     /// - the lookup's walk of layer objects (Actions/*) moves to the setter's side (Layers);
     /// - the recorder (Recording/*) observes the faces and is reached from them;
-    /// - the snapshot reads layer objects (replicators, sublayer order) and the owner.
+    /// - the snapshot reads layer objects (a replicator's settings, a shape's path).
     static let knownBackEdges: Set<String> = [
         "Actions/ActionLookup.swift -> Layers.CALayer",
         "Actions/ActionLookup.swift -> Layers.ToolboxImplicitAction",
@@ -62,8 +62,6 @@ final class ArchitectureTests: XCTestCase {
         "Recording/EngineRecorder.swift -> Layers.CALayer",
         "Recording/EngineRecorder.swift -> Layers.CAShapeLayer",
         "Recording/StrataRecording.swift -> Engine.EngineContext",
-        "Snapshot/RenderSnapshot+Layer.swift -> Layers.CALayer",
-        "Snapshot/Snapshot+Benchmarks.swift -> Layers.CALayer",
         "Snapshot/SnapshotBuilder.swift -> Layers.CALayer",
         "Snapshot/SnapshotBuilder+Replicas.swift -> Layers.CAReplicatorLayer",
         "Stores/LayerStore.swift -> Layers.CALayer",

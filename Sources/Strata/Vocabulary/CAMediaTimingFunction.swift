@@ -8,7 +8,7 @@ import Foundation
 ///     var p: [Float] = [0, 0]; f.getControlPoint(at: 1, values: &p)   // p == [0.42, 0]
 open class CAMediaTimingFunction: NSObject {
     let x1: Float, y1: Float, x2: Float, y2: Float
-    /// The curve's solver: each engine's own (`TimingCurve`: this engine's ``UnitBezier``,
+    /// The curve's solver: each engine's own (`TimingCurve`: this engine's `UnitBezier`,
     /// the reference engine's literal solve), so the oracle keeps its own arithmetic.
     @usableFromInline let curve: TimingCurve
 
