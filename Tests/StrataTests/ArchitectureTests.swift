@@ -52,7 +52,6 @@ final class ArchitectureTests: XCTestCase {
         "Engine/EngineContext+Copies.swift -> Layers.CALayer",
         "Engine/EngineContext+Copies.swift -> Layers.CAShapeLayer",
         "Engine/EngineContext+Explicit.swift -> Layers.CALayer",
-        "Engine/EngineContext+Explicit.swift -> Layers.CAShapeLayer",
         "Engine/EngineContext+Explicit.swift -> Layers.DisplayQueue",
         "Engine/EngineContext+Tree.swift -> Layers.CALayer",
         "Engine/EngineContext.swift -> Layers.CALayer",

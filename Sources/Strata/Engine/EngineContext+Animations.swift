@@ -48,13 +48,13 @@ extension EngineContext {
         r.layer = row; r.key = key; r.property = p.raw; r.kind = .lanes; r.track = t; r.timing = e
         r.flags = RecordFlags.alive | (additive ? RecordFlags.additive : 0)
             | (object?.delegate != nil ? RecordFlags.hasDelegate : 0)
-        let alone = !additive && width == hot[p.index].width && !hasAnimation(row: row, property: p)
+        let alone = !additive && width == hot[p.index].width && !animations.hasAnimation(row: row, property: p)
         let id = animations.newRecordInline(r, object: object)
         animations.records[Int(id)].slot = animations.trackHandles[Int(t)]._withUnsafeGuaranteedRef {
             $0.append(layer: row, timing: e, record: id, from: from, to: to, compose: false)
         }
         linkInline(id)
-        if !alone { updateComposition(row: row, p) }
+        if !alone { animations.updateComposition(row: row, p, propertyWidth: hot[p.index].width) }
         return id
     }
 
@@ -66,22 +66,9 @@ extension EngineContext {
     @inline(__always)
     func linkInline(_ id: Int32) {
         let r = animations.records[Int(id)]
-        let row = Int(r.layer)
         // What the animation drives is no longer at its default (render snapshot hints).
-        if r.property >= 0 && Int(r.property) < PropertyTable.count { layers.addHints(row, hot[Int(r.property)].snapshotHint) }
-        let last = animations.lastOfLayer[row]
-        animations.records[Int(id)].prevInLayer = last
-        animations.records[Int(id)].nextInLayer = -1
-        if last >= 0 { animations.records[Int(last)].nextInLayer = id } else { animations.firstOfLayer[row] = id }
-        animations.lastOfLayer[row] = id
-        let e = Int(r.timing)
-        let head = timings.firstRecord[e]
-        animations.records[Int(id)].nextInTiming = head
-        animations.records[Int(id)].prevInTiming = -1
-        if head >= 0 { animations.records[Int(head)].prevInTiming = id }
-        timings.firstRecord[e] = id
-        timings.refCount[e] += 1
-        if r.flags & RecordFlags.hasDelegate != 0 { timings.delegateCount[e] += 1 }
+        if r.property >= 0 && Int(r.property) < PropertyTable.count { layers.addHints(Int(r.layer), hot[Int(r.property)].snapshotHint) }
+        animations.link(id, timings: timings)
     }
 
     /// The timing entry of a built-in implicit animation of `row`: the transaction's shared
@@ -116,64 +103,6 @@ extension EngineContext {
         return id
     }
 
-    // MARK: composition
-
-    /// Several animations of one layer property, or an additive one, are composed in list
-    /// order after the kernels run; a single replacing animation is scattered directly.
-    func updateComposition(row: Int32, _ p: PropertyID) {
-        var n = 0, additive = false
-        var id = animations.firstOfLayer[Int(row)]
-        while id >= 0 {
-            let r = animations.records[Int(id)]
-            if r.property == p.raw && (r.kind == .lanes || r.kind == .keyframes) {
-                n += 1
-                if r.flags & RecordFlags.additive != 0 { additive = true }
-                // A lane range (position.x) is laid over the model value, which may change.
-                let w = r.kind == .lanes ? animations.tracks[Int(r.track)].width : animations.keyframeTracks[Int(r.track)].width
-                if w != hot[p.index].width { additive = true }
-            }
-            id = r.nextInLayer
-        }
-        let needs = n > 1 || additive
-        id = animations.firstOfLayer[Int(row)]
-        while id >= 0 {
-            let r = animations.records[Int(id)]
-            if r.property == p.raw && r.kind == .lanes {
-                let t = animations.tracks[Int(r.track)]
-                t.compose[Int(r.slot)] = (t.compose[Int(r.slot)] & ~SlotFlags.compose) | (needs ? SlotFlags.compose : 0)
-            } else if r.property == p.raw && r.kind == .keyframes {
-                let t = animations.keyframeTracks[Int(r.track)]
-                t.flags[Int(r.slot)] = (t.flags[Int(r.slot)] & ~SlotFlags.compose) | (needs ? SlotFlags.compose : 0)
-            }
-            id = r.nextInLayer
-        }
-        let key = Int64(row) << 8 | Int64(p.raw)
-        if let i = animations.composed.firstIndex(of: key) {
-            if !needs { animations.composed.remove(at: i) }
-        } else if needs {
-            animations.composed.append(key)
-        }
-    }
-
-    func hasAnimation(row: Int32, property p: PropertyID) -> Bool {
-        var id = animations.firstOfLayer[Int(row)]
-        while id >= 0 {
-            let r = animations.records[Int(id)]
-            if r.property == p.raw { return true }
-            id = r.nextInLayer
-        }
-        return false
-    }
-
-    func record(row: Int32, key: Int32) -> Int32 {
-        var id = animations.firstOfLayer[Int(row)]
-        while id >= 0 {
-            if animations.records[Int(id)].key == key { return id }
-            id = animations.records[Int(id)].nextInLayer
-        }
-        return -1
-    }
-
     // MARK: removing
 
     /// Removes the animation under `key`, if any (its delegate is told `finished`). When it
@@ -181,11 +110,11 @@ extension EngineContext {
     @inline(__always)
     func removeAnimation(row: Int32, key: Int32, finished: Bool, snap: Bool = false, replacing: Int32 = -2) {
         guard animations.firstOfLayer[Int(row)] >= 0 else { return }
-        let id = record(row: row, key: key)
+        let id = animations.record(row: row, key: key)
         guard id >= 0 else { return }
         var stopped: [(CAAnimation, Bool)] = []
         // A replacement animating another property leaves nothing to hold the old one's value.
-        let snapNow = snap || target(of: id) != replacing || animations.records[Int(id)].kind == .group
+        let snapNow = snap || animations.target(of: id) != replacing || animations.records[Int(id)].kind == .group
         detach(id, finished: finished, snap: snapNow, stopped: &stopped)
         if replacing != -2 {
             // Replaced: callbacks wait until the new animation is in place (they may set the
@@ -195,30 +124,6 @@ extension EngineContext {
         }
         deliverStops(stopped)
         fireCompletionGroups()
-    }
-
-    /// What a record writes, for replacement: its property, or -1000 - key for a custom key.
-    func target(of id: Int32) -> Int32 {
-        let r = animations.records[Int(id)]
-        if r.kind == .custom, let d = animations.derivedValues[id] { return -1000 - d.customKey }
-        return r.property
-    }
-
-    /// Is another animation of custom key `key` attached to the layer?
-    func hasCustomAnimation(row: Int32, key: Int32, except: Int32) -> Bool {
-        var found = false
-        forEachCustomRecord(row: row, key: key) { id, _ in if id != except { found = true } }
-        return found
-    }
-
-    /// Calls `body` with each of the layer's animation records of custom key `key`, in add order.
-    func forEachCustomRecord(row: Int32, key: Int32, _ body: (Int32, AnimationRecord) -> Void) {
-        var id = animations.firstOfLayer[Int(row)]
-        while id >= 0 {
-            let r = animations.records[Int(id)]
-            if r.kind == .custom, animations.derivedValues[id]?.customKey == key { body(id, r) }
-            id = r.nextInLayer
-        }
     }
 
     /// Delegate callbacks and completion blocks held back while an animation replaced
@@ -253,7 +158,7 @@ extension EngineContext {
             animations.customSlots -= 1
         }
         guard let d = animations.derivedValues[id] else { return }
-        if snap, let h = layers.handle[Int(r.layer)], !hasCustomAnimation(row: r.layer, key: d.customKey, except: id) {
+        if snap, let h = layers.handle[Int(r.layer)], !animations.hasCustomAnimation(row: r.layer, key: d.customKey, except: id) {
             let layer = h.takeUnretainedValue()
             layer.animatedCustom[d.customKey] = nil
             layer.committedObjects[d.customKey] = layer.customModel(d.customKey)
@@ -271,7 +176,7 @@ extension EngineContext {
         // keep it, and the snapshot looks again.
         freezeLiveCopies()
         layers.noteChanged(r.layer)
-        unlinkFromLayer(r)
+        animations.unlinkFromLayer(r)
         // timing list
         let e = Int(r.timing)
         if r.prevInTiming >= 0 { animations.records[Int(r.prevInTiming)].nextInTiming = r.nextInTiming }
@@ -282,7 +187,7 @@ extension EngineContext {
         var rotated = false
         switch r.kind {
         case .lanes:
-            composedBefore = removeLaneSlot(r)
+            composedBefore = animations.removeLaneSlot(r)
         case .object:
             if let i = animations.objectRecords.firstIndex(of: id) { animations.objectRecords.remove(at: i) }
         case .keyframes:
@@ -316,17 +221,17 @@ extension EngineContext {
             animations.rotatingSlots -= 1
             if !snap {
                 // Replaced: the turned transform shows until the next frame refreshes it.
-                refreshAtRender.append((r.layer, .transform))
-            } else if !hasAnimation(row: r.layer, property: .transform) {
+                changes.refreshAtRender.append((r.layer, .transform))
+            } else if !animations.hasAnimation(row: r.layer, property: .transform) {
                 layers.snapPresentation(r.layer, .transform)
             }
         }
         if r.property >= 0 {
             let p = PropertyID(r.property)
             if r.kind == .derived {
-                if snap && !hasAnimation(row: r.layer, property: p) { layers.snapPresentation(r.layer, p) }
+                if snap && !animations.hasAnimation(row: r.layer, property: p) { layers.snapPresentation(r.layer, p) }
             } else if r.kind == .object {
-                if !hasAnimation(row: r.layer, property: p), let h = layers.handle[row] {
+                if !animations.hasAnimation(row: r.layer, property: p), let h = layers.handle[row] {
                     let layer = h.takeUnretainedValue()
                     if snap {
                         // Removed: the model value shows at once, as for lane properties.
@@ -334,14 +239,14 @@ extension EngineContext {
                         layer.committedObjects[p.raw] = layer.readObject(p)
                     } else {
                         // Replaced: what it showed stays until the next frame refreshes it.
-                        refreshAtRender.append((r.layer, p))
+                        changes.refreshAtRender.append((r.layer, p))
                     }
                 }
-            } else if !hasAnimation(row: r.layer, property: p) {
+            } else if !animations.hasAnimation(row: r.layer, property: p) {
                 if snap { layers.snapPresentation(r.layer, p) }
-                if composedBefore { updateComposition(row: r.layer, p) }
+                if composedBefore { animations.updateComposition(row: r.layer, p, propertyWidth: hot[p.index].width) }
             } else if composedBefore {
-                updateComposition(row: r.layer, p)
+                animations.updateComposition(row: r.layer, p, propertyWidth: hot[p.index].width)
             }
         }
     }
@@ -371,14 +276,14 @@ extension EngineContext {
             if prev >= 0 { animations.records[Int(prev)].nextInTiming = next } else { timings.firstRecord[i] = next }
             if next >= 0 { animations.records[Int(next)].prevInTiming = prev }
             layers.noteChanged(r.layer)
-            unlinkFromLayer(r)
-            let composedBefore = removeLaneSlot(r)
+            animations.unlinkFromLayer(r)
+            let composedBefore = animations.removeLaneSlot(r)
             animations.freeLaneRecord(id)
             retired &+= 1
             if r.property >= 0 {
                 let p = PropertyID(r.property)
-                if !hasAnimation(row: r.layer, property: p) { layers.snapPresentation(r.layer, p) }
-                if composedBefore { updateComposition(row: r.layer, p) }
+                if !animations.hasAnimation(row: r.layer, property: p) { layers.snapPresentation(r.layer, p) }
+                if composedBefore { animations.updateComposition(row: r.layer, p, propertyWidth: hot[p.index].width) }
             }
             id = next
         }
@@ -386,28 +291,6 @@ extension EngineContext {
         if timings.refCount[i] == 0 && timings.committed[i] {
             entryDone(e)
             timings.release(e)
-        }
-    }
-
-    /// Takes record `r` out of its layer's animation list (`detach`, `retireLaneRecords`).
-    @inline(__always)
-    private func unlinkFromLayer(_ r: AnimationRecord) {
-        let row = Int(r.layer)
-        if r.prevInLayer >= 0 { animations.records[Int(r.prevInLayer)].nextInLayer = r.nextInLayer }
-        else { animations.firstOfLayer[row] = r.nextInLayer }
-        if r.nextInLayer >= 0 { animations.records[Int(r.nextInLayer)].prevInLayer = r.prevInLayer }
-        else { animations.lastOfLayer[row] = r.prevInLayer }
-    }
-
-    /// Swap-removes lane record `r`'s track slot (the record moved into it takes the slot);
-    /// returns whether the slot was composed.
-    @inline(__always)
-    private func removeLaneSlot(_ r: AnimationRecord) -> Bool {
-        animations.trackHandles[Int(r.track)]._withUnsafeGuaranteedRef { t in
-            let composed = t.compose[Int(r.slot)] & SlotFlags.compose != 0
-            let moved = t.remove(r.slot)
-            if moved >= 0 { animations.records[Int(moved)].slot = r.slot }
-            return composed
         }
     }
 
@@ -419,19 +302,9 @@ extension EngineContext {
     }
 
     /// Runs app code (delegate callbacks, completion blocks) that an action may release while
-    /// its change is in flight: a change that code makes is a change of its own, which must
-    /// neither start from the outer change's old value (what `changeInFlight` tells lookups
-    /// and `fromValue`s) nor end the outer one's in-flight state; both are put back after.
+    /// its change is in flight, outside that change (`ChangeInFlight.outside`).
     @inline(never)
-    func outsideChangeInFlight(_ body: () -> Void) {
-        guard changeInFlight != nil || objectInFlight != nil else { body(); return }
-        let change = changeInFlight, object = objectInFlight
-        changeInFlight = nil
-        objectInFlight = nil
-        body()
-        changeInFlight = change
-        objectInFlight = object
-    }
+    func outsideChangeInFlight(_ body: () -> Void) { inFlight.outside(body) }
 
     /// A layer object went away: its animations are removed, its children released.
     func layerDidDeinit(_ row: Int32) {
@@ -457,7 +330,7 @@ extension EngineContext {
 
 extension EngineContext {
     func transitionState(row: Int32) -> CATransitionState? {
-        let id = record(row: row, key: KeyInterner.transition.raw)
+        let id = animations.record(row: row, key: KeyInterner.transition.raw)
         guard id >= 0, let t = animations.objects[Int(id)] as? CATransition else { return nil }
         let e = Int(animations.records[Int(id)].timing)
         guard timings.phase[e] == TimingPhase.active.rawValue else { return nil }

@@ -53,7 +53,7 @@ extension EngineContext {
         case .builtIn(_): addBuiltInTransition(layer)
         case .action(let a): runAction(a, layer: layer, row: layer.row, p, old: old)
         }
-        _ = dirty.append(DirtyChange(row: layer.row, property: p))
+        _ = changes.properties.append(PropertyChange(row: layer.row, property: p))
         deliverDeferred()
         return (old, outcome, disabled)
     }
@@ -106,9 +106,9 @@ extension EngineContext {
     func runAction(_ a: CAAction, layer: CALayer, row: Int32, _ p: PropertyID, old: Lanes) {
         let w = PropertyTable[p].width
         let name = PropertyTable[p].name
-        changeInFlight = (row, p, (0..<w).map { old[$0] })
+        inFlight.change = (row, p, (0..<w).map { old[$0] })
         a.run(forKey: name, object: layer, arguments: nil)
-        changeInFlight = nil
+        inFlight.change = nil
     }
 
     /// `isHidden`: the `hidden` property change, then kCAOnOrderOut / kCAOnOrderIn.
@@ -155,22 +155,22 @@ extension EngineContext {
             outcome = lookupStrategy.outcome(layer, p)
         }
         // The value an animation of the change starts from: the one shown (SEMANTICS.md).
-        let old = currentObject(layer, p)
+        let old = compiler.currentObject(layer, p)
         layer.storeObject(p, v)
-        dirtyObjects.append((layer.row, p.raw))
+        changes.objects.append((layer.row, p.raw))
         layers.flags[Int(layer.row)] |= LayerFlags.hasObjects
         switch outcome {
         case .none: break
         case .builtIn(.transition): addBuiltInTransition(layer)
         case .builtIn(_):
-            if hasRoomForAnimations() { addObjectAnimation(layer, p, objectValues(p, from: old, to: v), timing: implicitEntry(row: layer.row), key: p.raw, object: nil) }
+            if hasRoomForAnimations() { addObjectAnimation(layer, p, AnimationCompiler.objectValues(p, from: old, to: v), timing: implicitEntry(row: layer.row), key: p.raw, object: nil) }
             else { implicitAtCapacity(p) }
         case .action(let a):
-            changeInFlight = (layer.row, p, [])
-            objectInFlight = (old, v)
+            inFlight.change = (layer.row, p, [])
+            inFlight.object = (old, v)
             a.run(forKey: name, object: layer, arguments: nil)
-            changeInFlight = nil
-            objectInFlight = nil
+            inFlight.change = nil
+            inFlight.object = nil
         }
         if recorder != nil {
             recorder!.setObject(layer, p, v, outcome: outcome, disabled: transactions[transactions.count - 1].disableActions)
@@ -243,8 +243,8 @@ extension EngineContext {
                             // The new entry stands in for the old one: committed in its place,
                             // so completion blocks become due in the order their animations
                             // were added.
-                            let at = pendingEntries.firstIndex(of: Int32(e)).map { $0 + 1 } ?? pendingEntries.count
-                            pendingEntries.insert(ne, at: at)
+                            let at = changes.newEntries.firstIndex(of: Int32(e)).map { $0 + 1 } ?? changes.newEntries.count
+                            changes.newEntries.insert(ne, at: at)
                         }
                         moved[r.timing] = ne
                     }
@@ -315,13 +315,13 @@ extension EngineContext {
         if !transactions[transactions.count - 1].disableActions { outcome = lookupStrategy.outcome(layer, key) }
         let shown = layer.currentCustom(key.raw)
         layer.customValues[key.raw] = value
-        dirtyObjects.append((layer.row, key.raw))
+        changes.objects.append((layer.row, key.raw))
         if case .action(let a) = outcome {
             // The action's animation starts from the value shown before the change.
-            let outer = customInFlight
-            customInFlight = (layer.row, key.raw, shown)
+            let outer = inFlight.custom
+            inFlight.custom = (layer.row, key.raw, shown)
             a.run(forKey: name, object: layer, arguments: nil)
-            customInFlight = outer
+            inFlight.custom = outer
         }
         if recorder != nil {
             recorder!.setCustom(layer, name, value, outcome: outcome, disabled: transactions[transactions.count - 1].disableActions)

@@ -37,15 +37,15 @@ extension EngineContext {
         if displayQueue.watchesKeys || displayQueue.watchesBounds {
             // Indexed: a display callback may change properties (appended, not visited), or
             // flush, whose commit takes the log (and its own pass over it): then this stops.
-            for k in 0..<dirty.count where k < dirty.count {
-                let (row, p) = (dirty[k].row, dirty[k].property)
+            for k in 0..<changes.properties.count where k < changes.properties.count {
+                let (row, p) = (changes.properties[k].row, changes.properties[k].property)
                 guard layers.flags[Int(row)] & LayerFlags.alive != 0 else { continue }
                 let custom = layers.flags[Int(row)] & LayerFlags.customClass != 0
                 guard custom || (displayQueue.watchesBounds && p == .bounds),
                       let layer = layers.handle[Int(row)]?.takeUnretainedValue() else { continue }
                 layer.noteDisplayChange(PropertyTable[p].name)
             }
-            for (row, key) in dirtyObjects where layers.flags[Int(row)] & LayerFlags.customClass != 0 {
+            for (row, key) in changes.objects where layers.flags[Int(row)] & LayerFlags.customClass != 0 {
                 guard let layer = layers.handle[Int(row)]?.takeUnretainedValue() else { continue }
                 layer.noteDisplayChange(KeyInterner.name(PropertyID(key)))
             }
@@ -65,26 +65,26 @@ extension EngineContext {
         // Entries of many layers under one timed ancestor convert `now` through shared
         // ancestors: converted once each (the tree does not change during this loop).
         var localTimes = LocalTimeCache(media: now)
-        for e in pendingEntries {
+        for e in changes.newEntries {
             let i = Int(e)
             guard timings.alive[i] else { continue }
             let space = timings.params[i].space
             timings.commit(e, now: space >= 0 ? layers.localTime(space, cache: &localTimes) : now)
             if timings.refCount[i] == 0 { entryDone(e); timings.release(e) }
         }
-        pendingEntries.removeAll(keepingCapacity: true)
-        for k in 0..<dirty.count {
-            let (row, p) = (dirty[k].row, dirty[k].property)
-            if layers.flags[Int(row)] & LayerFlags.alive != 0 && !hasAnimation(row: row, property: p) { layers.snapPresentation(row, p) }
+        changes.newEntries.removeAll(keepingCapacity: true)
+        for k in 0..<changes.properties.count {
+            let (row, p) = (changes.properties[k].row, changes.properties[k].property)
+            if layers.flags[Int(row)] & LayerFlags.alive != 0 && !animations.hasAnimation(row: row, property: p) { layers.snapPresentation(row, p) }
         }
-        dirty.removeAll()
-        for (row, key) in dirtyObjects where layers.flags[Int(row)] & LayerFlags.alive != 0 {
+        changes.properties.removeAll()
+        for (row, key) in changes.objects where layers.flags[Int(row)] & LayerFlags.alive != 0 {
             guard let layer = layers.handle[Int(row)]?.takeUnretainedValue() else { continue }
             let id = PropertyID(key)
             // An animation drives it: what it showed stays until a frame evaluates it.
-            if id.isBuiltIn, hasAnimation(row: row, property: id), case .none = layer.animatedObjects[key] {
+            if id.isBuiltIn, animations.hasAnimation(row: row, property: id), case .none = layer.animatedObjects[key] {
                 layer.animatedObjects[key] = .some(layer.committedObjects[key])
-            } else if !id.isBuiltIn, layer.animatedCustom[key] == nil, hasCustomAnimation(row: row, key: key, except: -1) {
+            } else if !id.isBuiltIn, layer.animatedCustom[key] == nil, animations.hasCustomAnimation(row: row, key: key, except: -1) {
                 layers.noteChanged(row)
                 continue
             }
@@ -92,12 +92,12 @@ extension EngineContext {
             if let value { layer.committedObjects[key] = value } else { layer.committedObjects[key] = nil }
             layers.noteChanged(row)
         }
-        dirtyObjects.removeAll(keepingCapacity: true)
-        if !uncommittedLayers.isEmpty {
-            for row in uncommittedLayers where layers.flags[Int(row)] & LayerFlags.alive != 0 {
+        changes.objects.removeAll(keepingCapacity: true)
+        if !changes.newLayers.isEmpty {
+            for row in changes.newLayers where layers.flags[Int(row)] & LayerFlags.alive != 0 {
                 layers.flags[Int(row)] |= LayerFlags.committed
             }
-            uncommittedLayers.removeAll(keepingCapacity: true)
+            changes.newLayers.removeAll(keepingCapacity: true)
             // New layers join the render tree (a snapshot leaves uncommitted ones out).
             layers.treeVersion &+= 1
         }
@@ -127,7 +127,7 @@ extension EngineContext {
         p.duration = transactions[top].duration
         p.curve = timings.curveID(transactions[top].timingFunction ?? CAMediaTimingFunction.defaultCurve)
         let e = timings.make(p, groups: transactions.openGroups())
-        pendingEntries.append(e)
+        changes.newEntries.append(e)
         transactions[top].implicitEntry = e
         return e
     }
@@ -137,7 +137,7 @@ extension EngineContext {
         let top = transactions.count - 1
         for (q, e) in transactions[top].entryCache where q == p && timings.alive[Int(e)] { return e }
         let e = timings.make(p, groups: transactions.openGroups())
-        pendingEntries.append(e)
+        changes.newEntries.append(e)
         if transactions[top].entryCache.count < 16 { transactions[top].entryCache.append((p, e)) }
         return e
     }

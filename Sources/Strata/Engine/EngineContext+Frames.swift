@@ -14,10 +14,10 @@ extension EngineContext {
     func render() {
         frames.startFrame(at: now)
         freezeLiveCopies()
-        if !refreshAtRender.isEmpty {
-            for (row, p) in refreshAtRender where layers.flags[Int(row)] & LayerFlags.alive != 0 {
+        if !changes.refreshAtRender.isEmpty {
+            for (row, p) in changes.refreshAtRender where layers.flags[Int(row)] & LayerFlags.alive != 0 {
                 // A change not committed yet shows at its commit (which snaps it), not before.
-                guard !hasAnimation(row: row, property: p) && !hasUncommittedChange(row: row, p) else { continue }
+                guard !animations.hasAnimation(row: row, property: p) && !changes.contains(row: row, p) else { continue }
                 if PropertyTable[p].kind == .object {
                     layers.handle[Int(row)]?.takeUnretainedValue().animatedObjects[p.raw] = nil
                     layers.noteChanged(row)
@@ -25,16 +25,9 @@ extension EngineContext {
                     layers.snapPresentation(row, p)
                 }
             }
-            refreshAtRender.removeAll(keepingCapacity: true)
+            changes.refreshAtRender.removeAll(keepingCapacity: true)
         }
         frames.evaluate(at: now)
-    }
-
-    /// Whether `p` of `row` was changed since the last commit.
-    private func hasUncommittedChange(row: Int32, _ p: PropertyID) -> Bool {
-        for k in 0..<dirty.count where dirty[k].row == row && dirty[k].property == p { return true }
-        for k in 0..<dirtyObjects.count where dirtyObjects[k].0 == row && dirtyObjects[k].1 == p.raw { return true }
-        return false
     }
 
     /// Retires finished animations, then calls animationDidStart / animationDidStop and the

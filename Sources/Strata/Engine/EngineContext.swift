@@ -17,6 +17,8 @@ final class EngineContext {
     let timings = TimingStore()
     /// The frame's evaluation, over the stores above (Frames/FrameRenderer.swift).
     let frames: FrameRenderer
+    /// The bridge from CAAnimation objects to the stores' values (Animations/AnimationCompiler.swift).
+    let compiler: AnimationCompiler
     @exclusivity(unchecked) var transactions = TransactionStack()
     /// Media time of the current frame.
     @exclusivity(unchecked) var now: Double = 0
@@ -26,7 +28,7 @@ final class EngineContext {
     /// its initialisation (`swift_once`).
     let hot = PropertyTable.hot
 
-    deinit { dirty.free() }
+    deinit { changes.free() }
 
     /// Sublayers a deinitialising layer let go of, released one at a time by the outermost
     /// `layerDidDeinit` (releasing them from inside it would recurse once per level and
@@ -34,26 +36,15 @@ final class EngineContext {
     @exclusivity(unchecked) var pendingReleases: [Unmanaged<CALayer>] = []
     @exclusivity(unchecked) var drainingReleases = false
 
-    /// Work held until the outermost commit.
-    @exclusivity(unchecked) var pendingEntries: [Int32] = []
-    /// Layer properties changed since the last commit, in change order. A `RowTable`: the
-    /// setter's append takes no uniqueness check (an Array's took a call per change).
-    @exclusivity(unchecked) var dirty = RowTable(empty: DirtyChange(row: -1, property: PropertyID(0)))
-    @exclusivity(unchecked) var uncommittedLayers: [Int32] = []
-
-    /// The property change whose action is running (CAAnimation.run reads its old value).
-    @exclusivity(unchecked) var changeInFlight: (row: Int32, property: PropertyID, old: [Double])?
+    /// What the open transactions changed, until the outermost commit (Changes/ChangeLog.swift).
+    @exclusivity(unchecked) var changes = ChangeLog()
+    /// The change whose action is running (Stores/ChangeInFlight.swift), shared with the
+    /// compiler. A `let` of the owner: read through the change log (a `var`), each use took a
+    /// retain and a release.
+    let inFlight = ChangeInFlight()
     /// The layer and key whose chain the base `action(forKey:)` is walking: its class's
     /// override (the caller) is not asked again for them.
     @exclusivity(unchecked) var chainWalk: (row: Int32, key: PropertyID)?
-    /// Old and new values of the object property change whose action is running.
-    @exclusivity(unchecked) var objectInFlight: (from: Any?, to: Any?)?
-    /// The custom-key change whose action is running: the value shown before it.
-    @exclusivity(unchecked) var customInFlight: (row: Int32, key: Int32, old: Any?)?
-    /// Object properties and custom keys changed since the last commit (row, key).
-    @exclusivity(unchecked) var dirtyObjects: [(row: Int32, key: Int32)] = []
-    /// Layer properties whose replaced animation's value shows until the next render.
-    @exclusivity(unchecked) var refreshAtRender: [(row: Int32, property: PropertyID)] = []
     /// `endFrame`'s list of finished records (sequence, record), kept between frames so a
     /// frame that retires thousands of animations does not allocate it again.
     @exclusivity(unchecked) var finishedScratch: [(UInt64, Int32)] = []
@@ -74,7 +65,7 @@ final class EngineContext {
 
     init() {
         frames = FrameRenderer(layers: layers, animations: animations, timings: timings)
-        pendingEntries.reserveCapacity(64)
+        compiler = AnimationCompiler(layers: layers, animations: animations, timings: timings, inFlight: inFlight)
     }
 
     /// Capacity limits of this engine (rows and records are Int32 indices): past them a new
@@ -203,9 +194,3 @@ private let contextKey: pthread_key_t = {
     return key
 }()
 
-
-/// A layer property changed in the open transaction (`EngineContext.dirty`).
-struct DirtyChange {
-    var row: Int32
-    var property: PropertyID
-}

@@ -16,7 +16,7 @@ extension CALayer {
             // from the value shown now.
             let info = PropertyTable[key]
             if key.isBuiltIn && info.width > 0 && info.kind != .timing {
-                let lanes = context.currentLanes(row: row, key, offset: 0, width: info.width)
+                let lanes = context.compiler.currentLanes(row: row, key, offset: 0, width: info.width)
                 a.fromValue = lanes.withUnsafeBufferPointer { LaneValue.box($0.baseAddress!, kind: info.kind) }
             }
             return a

@@ -205,7 +205,7 @@ open class CALayer: NSObject, CAMediaTiming {
         if self is CAShapeLayer { f |= LayerFlags.isShape }
         context.layers.flags[Int(row)] |= f
         context.layers.handle[Int(row)] = Unmanaged.passUnretained(self)
-        context.uncommittedLayers.append(row)
+        context.changes.newLayers.append(row)
         // A new layer is a change: it belongs to the open (or a new implicit) transaction.
         context.ensureTransaction()
     }
@@ -613,8 +613,8 @@ open class CALayer: NSObject, CAMediaTiming {
     /// The animation under `key` (treat it as read-only), or nil.
     open func animation(forKey key: String) -> CAAnimation? {
         guard row >= 0 else { return nil }
-        let id = context.record(row: row, key: KeyInterner.id(key).raw)
-        return id >= 0 ? context.animationObject(id) : nil
+        let id = context.animations.record(row: row, key: KeyInterner.id(key).raw)
+        return id >= 0 ? context.compiler.animationObject(id) : nil
     }
 
     /// Keys of the running animations in the order they were added; nil when none.
