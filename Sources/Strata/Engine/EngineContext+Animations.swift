@@ -251,49 +251,6 @@ extension EngineContext {
         }
     }
 
-    /// Retires the lane records of completed entry `e`, which tells no one (removed on
-    /// completion, no delegate): each is `detach(id, finished: true, snap: true)` without
-    /// what only other kinds, delegates and the entry's last record need, in one walk of the
-    /// entry's list. The walk is newest first, so a track filled in add order loses its last
-    /// slots first and no slot moves. Records of other kinds stay in the list and go to
-    /// `others` (sequence, id) for `detach`; the entry is released with its last record.
-    func retireLaneRecords(ofEntry e: Int32, others: inout [(UInt64, Int32)]) {
-        let i = Int(e)
-        freezeLiveCopies()
-        var retired: Int32 = 0
-        var prev: Int32 = -1       // the last record kept in the list
-        var id = timings.firstRecord[i]
-        while id >= 0 {
-            let r = animations.records[Int(id)]
-            let next = r.nextInTiming
-            guard r.kind == .lanes else {
-                others.append((r.sequence, id))
-                prev = id
-                id = next
-                continue
-            }
-            // timing list: every record before this one in the walk went, or is `prev`
-            if prev >= 0 { animations.records[Int(prev)].nextInTiming = next } else { timings.firstRecord[i] = next }
-            if next >= 0 { animations.records[Int(next)].prevInTiming = prev }
-            layers.noteChanged(r.layer)
-            animations.unlinkFromLayer(r)
-            let composedBefore = animations.removeLaneSlot(r)
-            animations.freeLaneRecord(id)
-            retired &+= 1
-            if r.property >= 0 {
-                let p = PropertyID(r.property)
-                if !animations.hasAnimation(row: r.layer, property: p) { layers.snapPresentation(r.layer, p) }
-                if composedBefore { animations.updateComposition(row: r.layer, p, propertyWidth: hot[p.index].width) }
-            }
-            id = next
-        }
-        timings.refCount[i] -= retired
-        if timings.refCount[i] == 0 && timings.committed[i] {
-            entryDone(e)
-            timings.release(e)
-        }
-    }
-
     func deliverStops(_ stopped: [(CAAnimation, Bool)]) {
         guard !stopped.isEmpty else { return }
         outsideChangeInFlight {

@@ -34,22 +34,15 @@ extension EngineContext {
     /// completion blocks whose animations are all done.
     func endFrame() {
         if _slowPath(displayWork != nil), displayWork!.hasAnimating { displayWork!.displayAnimated() }
-        freezeLiveCopies()
-        // Callbacks of one frame go out in add order (record sequence).
-        var started: [(UInt64, CAAnimation)] = []
-        for k in 0..<timings.justStarted.count {
-            let e = timings.justStarted[k]
-            guard timings.delegateCount[Int(e)] > 0 else { continue }
-            var id = timings.firstRecord[Int(e)]
-            while id >= 0 {
-                let r = animations.records[Int(id)]
-                if r.flags & RecordFlags.hasDelegate != 0 && r.flags & RecordFlags.started == 0 {
-                    animations.records[Int(id)].flags |= RecordFlags.started
-                    if let o = animations.objects[Int(id)] { started.append((r.sequence, o)) }
-                }
-                id = r.nextInTiming
-            }
+        // A frame in which no entry started or completed (most frames of a long animation)
+        // has nothing to retire or tell: the frame renderer is not asked (asking costs about
+        // 110 instructions a frame, 1% of frame/opacity/shared/basic/1000's 9,750).
+        if timings.justStarted.isEmpty && timings.justCompleted.isEmpty {
+            fireCompletionGroups()
+            return
         }
+        freezeLiveCopies()
+        let started = frames.startedAnimations()
         var finished: [(UInt64, Int32)] = []
         swap(&finished, &finishedScratch)   // its buffer, without a copy
         finished.removeAll(keepingCapacity: true)
@@ -57,51 +50,14 @@ extension EngineContext {
             finished.removeAll(keepingCapacity: true)
             swap(&finished, &finishedScratch)
         }
-        let completed = timings.justCompleted
-        // Completion groups are released in the add order of the animations that complete
-        // (an entry without groups releases none: its records are not walked for this).
-        var released: [(UInt64, Int32)] = []
-        for k in 0..<completed.count {
-            let i = Int(completed[k])
-            guard timings.alive[i], timings.params[i].parent < 0, !timings.groups[i].isEmpty else { continue }
-            var first = UInt64.max
-            var id = timings.firstRecord[i]
-            while id >= 0 { first = min(first, animations.records[Int(id)].sequence); id = animations.records[Int(id)].nextInTiming }
-            released.append((first, completed[k]))
-        }
-        if released.count > 1 { released.sort { $0.0 < $1.0 } }
-        for (_, e) in released { entryDone(e) }
-        var inOrder = true
-        for k in 0..<completed.count {
-            let e = completed[k]
-            let i = Int(e)
-            guard timings.alive[i], timings.params[i].parent < 0 else { continue }
-            let start = finished.count
-            if timings.params[i].removedOnCompletion && timings.delegateCount[i] == 0 {
-                // Nothing to tell anyone: the entry's lane records go in one walk, the
-                // others (if any) are collected for `detach` below.
-                retireLaneRecords(ofEntry: e, others: &finished)
-            } else {
-                var id = timings.firstRecord[i]
-                while id >= 0 {
-                    let r = animations.records[Int(id)]
-                    if timings.params[i].removedOnCompletion || r.flags & RecordFlags.hasDelegate != 0 {
-                        finished.append((r.sequence, id))
-                    }
-                    id = r.nextInTiming
-                }
-            }
-            // An entry's list is newest first (records are linked at its head): reversed, it
-            // is usually in add order already, and the sort below is skipped.
-            var a = start, b = finished.count - 1
-            while a < b { finished.swapAt(a, b); a += 1; b -= 1 }
-            if inOrder {
-                for j in max(start, 1)..<max(finished.count, 1) where finished[j - 1].0 > finished[j].0 { inOrder = false; break }
-            }
+        // Completion groups are released in the add order of the animations that complete.
+        for e in frames.completedEntriesWithGroups() { entryDone(e) }
+        frames.finishedRecords(into: &finished) { e in
+            entryDone(e)
+            timings.release(e)
         }
         var stopped: [(CAAnimation, Bool)] = []
         if !finished.isEmpty {
-            if !inOrder { finished.sort { $0.0 < $1.0 } }
             for (_, id) in finished {
                 let r = animations.records[Int(id)]
                 guard r.flags & RecordFlags.alive != 0 else { continue }
@@ -112,10 +68,7 @@ extension EngineContext {
                 }
             }
         }
-        if !started.isEmpty {
-            started.sort { $0.0 < $1.0 }
-            for (_, a) in started { a.delegate?.animationDidStart(a) }
-        }
+        for a in started { a.delegate?.animationDidStart(a) }
         deliverStops(stopped)
         fireCompletionGroups()
     }
