@@ -53,7 +53,6 @@ final class ArchitectureTests: XCTestCase {
         "Engine/EngineContext+Copies.swift -> Layers.CAShapeLayer",
         "Engine/EngineContext+Explicit.swift -> Layers.CALayer",
         "Engine/EngineContext+Explicit.swift -> Layers.DisplayQueue",
-        "Engine/EngineContext+Tree.swift -> Layers.CALayer",
         "Engine/EngineContext.swift -> Layers.CALayer",
         "Engine/EngineContext.swift -> Layers.CopyStack",
         "Engine/EngineContext.swift -> Layers.DisplayQueue",

@@ -20,32 +20,32 @@ extension CALayer {
     func replaceSublayers(_ newValue: [CALayer]?) {
         guard row >= 0 else { return }
         let new = newValue ?? []
-        for l in new where !context.canAdopt(l, into: self) { return }
+        for l in new where !canAdopt(l) { return }
         for l in sublayers ?? [] where !new.contains(where: { $0 === l }) { l.removeFromSuperlayer() }
-        for (i, l) in new.enumerated() { context.insert(l, into: self, at: i) }
+        for (i, l) in new.enumerated() { adopt(l, at: i) }
         context.runEvent(self, .sublayers)
     }
 
     /// `insertSublayer(_:below:)`.
     func insert(_ layer: CALayer, below sibling: CALayer?) {
-        guard row >= 0, context.canAdopt(layer, into: self) else { return }
-        guard let sibling, sibling.superlayer === self else { context.insert(layer, into: self, at: 0); return }
+        guard row >= 0, canAdopt(layer) else { return }
+        guard let sibling, sibling.superlayer === self else { adopt(layer, at: 0); return }
         if sibling === layer { return }
         let sameParent = layer.superlayer === self
         var i = context.layers.siblingIndex(sibling.row)
         if sameParent && context.layers.siblingIndex(layer.row) < i { i -= 1 }
-        context.insert(layer, into: self, at: i)
+        adopt(layer, at: i)
     }
 
     /// `insertSublayer(_:above:)`.
     func insert(_ layer: CALayer, above sibling: CALayer?) {
-        guard row >= 0, context.canAdopt(layer, into: self) else { return }
-        guard let sibling, sibling.superlayer === self else { context.insert(layer, into: self, at: Int.max); return }
+        guard row >= 0, canAdopt(layer) else { return }
+        guard let sibling, sibling.superlayer === self else { adopt(layer, at: Int.max); return }
         if sibling === layer { return }
         let sameParent = layer.superlayer === self
         var i = context.layers.siblingIndex(sibling.row) + 1
         if sameParent && context.layers.siblingIndex(layer.row) < i { i -= 1 }
-        context.insert(layer, into: self, at: i)
+        adopt(layer, at: i)
     }
 
     /// `replaceSublayer(_:with:)`.
@@ -56,9 +56,63 @@ extension CALayer {
             return
         }
         if oldLayer === newLayer { return }
-        guard context.canAdopt(newLayer, into: self) else { return }
+        guard canAdopt(newLayer) else { return }
         let i = context.layers.siblingIndex(oldLayer.row)
         oldLayer.removeFromSuperlayer()
-        context.insert(newLayer, into: self, at: i)
+        adopt(newLayer, at: i)
+    }
+}
+
+extension CALayer {
+    /// Refuses (with a diagnostic) a tree change that would make a cycle or cross engines.
+    func canAdopt(_ child: CALayer) -> Bool {
+        guard let engine = mutableEngine else { return false }   // another thread: refused, reported
+        guard child.row >= 0 else {
+            StrataDiagnostics.emit(.invalidArgument, "a presentation copy cannot be added to a tree; tree unchanged")
+            return false
+        }
+        guard child.engine === engine else {
+            StrataDiagnostics.emit(.invalidArgument, "layers of different threads' engines cannot share a tree; tree unchanged")
+            return false
+        }
+        if engine.layers.isAncestor(child.row, of: row) {
+            StrataDiagnostics.emit(.layerCycle,
+                child === self ? "a layer cannot be its own sublayer; tree unchanged"
+                               : "adding a layer to its own descendant would make a cycle; tree unchanged")
+            return false
+        }
+        return true
+    }
+
+    /// Inserts (or moves) `child` under this layer at `index`: the tree holds the child (a
+    /// sublayer is retained by its superlayer); kCAOnOrderIn runs when it joins a tree it was
+    /// not in.
+    func adopt(_ child: CALayer, at index: Int) {
+        guard let engine = mutableEngine else { return }   // another thread: refused, reported
+        let layers = engine.layers
+        let wasParent = layers.parent[Int(child.row)]
+        engine.ensureTransaction()
+        if wasParent >= 0 {
+            layers.unlink(child.row)
+        } else {
+            _ = Unmanaged.passUnretained(child).retain()
+        }
+        layers.link(child.row, under: row, at: min(index, Int(layers.childCount[Int(row)])))
+        // Only a move under a layer with its own timing needs the subtree's animations moved
+        // to layer-time entries (animations already on such entries follow the new parents
+        // by themselves); respacing every insert once any layer had timing made a deep
+        // chain's build quadratic.
+        if layers.timedLayers > 0 && layers.inTimedSubtree(child.row) { engine.respaceSubtree(child.row) }
+        if wasParent != row { engine.runEvent(child, KeyInterner.onOrderIn) }
+        if engine.recorder != nil { engine.recorder!.inserted(child, into: self, at: layers.siblingIndex(child.row)) }
+    }
+
+    /// Takes this layer out of its superlayer, which lets go of it.
+    func leaveSuperlayer() {
+        guard let engine = mutableEngine else { return }   // another thread: refused, reported
+        guard engine.layers.parent[Int(row)] >= 0 else { return }
+        if engine.recorder != nil { engine.recorder!.removed(self) }
+        engine.layers.unlink(row)
+        Unmanaged.passUnretained(self).release()
     }
 }

@@ -576,14 +576,14 @@ open class CALayer: NSObject, CAMediaTiming {
 
     /// Appends `layer` as the last sublayer (moving it from any other parent).
     open func addSublayer(_ layer: CALayer) {
-        guard row >= 0, context.canAdopt(layer, into: self) else { return }
-        context.insert(layer, into: self, at: Int.max)
+        guard row >= 0, canAdopt(layer) else { return }
+        adopt(layer, at: Int.max)
     }
 
     /// Inserts `layer` at `idx` among the sublayers (clamped to the count).
     open func insertSublayer(_ layer: CALayer, at idx: UInt32) {
-        guard row >= 0, context.canAdopt(layer, into: self) else { return }
-        context.insert(layer, into: self, at: Int(idx))
+        guard row >= 0, canAdopt(layer) else { return }
+        adopt(layer, at: Int(idx))
     }
 
     /// Inserts `layer` just below `sibling` (appends if sibling is not a sublayer).
@@ -599,7 +599,7 @@ open class CALayer: NSObject, CAMediaTiming {
     open func removeFromSuperlayer() {
         guard row >= 0, context.layers.parent[Int(row)] >= 0 else { return }
         context.runEvent(self, KeyInterner.onOrderOut)
-        context.detachFromParent(self)
+        leaveSuperlayer()
     }
 
     // MARK: - animations
