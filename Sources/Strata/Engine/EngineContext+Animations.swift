@@ -54,7 +54,7 @@ extension EngineContext {
             $0.append(layer: row, timing: e, record: id, from: from, to: to, compose: false)
         }
         linkInline(id)
-        if !alone { animations.updateComposition(row: row, p, propertyWidth: hot[p.index].width) }
+        if !alone { animations.updateComposition(row: row, p) }
         return id
     }
 
@@ -244,9 +244,9 @@ extension EngineContext {
                 }
             } else if !animations.hasAnimation(row: r.layer, property: p) {
                 if snap { layers.snapPresentation(r.layer, p) }
-                if composedBefore { animations.updateComposition(row: r.layer, p, propertyWidth: hot[p.index].width) }
+                if composedBefore { animations.updateComposition(row: r.layer, p) }
             } else if composedBefore {
-                animations.updateComposition(row: r.layer, p, propertyWidth: hot[p.index].width)
+                animations.updateComposition(row: r.layer, p)
             }
         }
     }

@@ -73,7 +73,7 @@ extension EngineContext {
             animations.records[Int(id)].slot = animations.keyframeTracks[Int(t)].append(
                 layer: row, timing: e, record: id, compiled, flags: flags)
             link(id)
-            animations.updateComposition(row: row, p, propertyWidth: hot[p.index].width)
+            animations.updateComposition(row: row, p)
             return id
         case let .object(p, v):
             return addObjectAnimation(layer, p, v, timing: e, key: key, object: object)

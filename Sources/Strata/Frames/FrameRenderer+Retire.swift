@@ -114,7 +114,7 @@ extension FrameRenderer {
             if r.property >= 0 {
                 let p = PropertyID(r.property)
                 if !animations.hasAnimation(row: r.layer, property: p) { layers.snapPresentation(r.layer, p) }
-                if composedBefore { animations.updateComposition(row: r.layer, p, propertyWidth: PropertyTable[p].width) }
+                if composedBefore { animations.updateComposition(row: r.layer, p) }
             }
             id = next
         }

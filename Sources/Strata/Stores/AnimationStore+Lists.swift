@@ -25,7 +25,7 @@ extension AnimationStore {
 
     /// Several animations of one layer property, or an additive one, are composed in list
     /// order after the kernels run; a single replacing animation is scattered directly.
-    func updateComposition(row: Int32, _ p: PropertyID, propertyWidth: Int) {
+    func updateComposition(row: Int32, _ p: PropertyID) {
         var n = 0, additive = false
         var id = firstOfLayer[Int(row)]
         while id >= 0 {
@@ -34,8 +34,9 @@ extension AnimationStore {
                 n += 1
                 if r.flags & RecordFlags.additive != 0 { additive = true }
                 // A lane range (position.x) is laid over the model value, which may change.
-                let w = r.kind == .lanes ? tracks[Int(r.track)].width : keyframeTracks[Int(r.track)].width
-                if w != propertyWidth { additive = true }
+                let partial = r.kind == .lanes ? tracks[Int(r.track)].width != tracks[Int(r.track)].propertyWidth
+                    : keyframeTracks[Int(r.track)].width != keyframeTracks[Int(r.track)].propertyWidth
+                if partial { additive = true }
             }
             id = r.nextInLayer
         }
