@@ -10,7 +10,8 @@
 ///
 /// A part of the engine with its own state: it names no layer object and no other part.
 /// It is a struct stored in the owner (as `TransactionStack` is): the setter's append costs
-/// what the owner's own field did, where a class of its own would add a load per change.
+/// what the owner's own field did (`commit/implicit/1000` +0.2% instructions with the move).
+/// A class of its own was not measured.
 struct ChangeLog {
     /// Layer properties changed since the last commit, in change order. A `RowTable`: the
     /// setter's append takes no uniqueness check (an Array's took a call per change).
