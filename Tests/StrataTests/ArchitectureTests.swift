@@ -197,6 +197,57 @@ final class ArchitectureTests: XCTestCase {
         return edges
     }
 
+    // MARK: Raw pointers live in handle types
+
+    /// The types that may store a raw pointer: each owns memory (`Column`, `RowTable`, `Pool`,
+    /// `Slab`; the snapshot's `SnapshotBuffer`) or lends it to a pass or a job for its duration
+    /// (`ColumnSpan`), and gives typed access to it. Everything else holds handles.
+    static let handleTypes: Set<String> = ["Column", "RowTable", "Pool", "Slab", "ColumnSpan", "SnapshotBuffer"]
+
+    /// The snapshot's module, whose buffers the snapshot builder writes.
+    static let snapshotSources = sources.deletingLastPathComponent().appendingPathComponent("StrataSnapshot")
+
+    /// A stored property declared on `line` whose written type is a raw pointer (or holds one,
+    /// as `Column<UnsafeMutablePointer<Double>?>`): its names. Computed properties, whose type
+    /// is followed by their body, are not stored.
+    static func storedPointerNames(_ line: Substring) -> [String] {
+        let pattern = #"^\s*(?:(?:@\w+(?:\([^)]*\))?|public|internal|private|fileprivate|package|open|static|class|lazy|final|nonisolated|weak|unowned)(?:\([^)]*\))?\s+)*(?:let|var)\s+([^:=]+?)\s*:\s*([^={]+)(.*)$"#
+        let text = String(line)
+        guard let re = try? NSRegularExpression(pattern: pattern),
+              let m = re.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
+              let names = Range(m.range(at: 1), in: text), let type = Range(m.range(at: 2), in: text),
+              let rest = Range(m.range(at: 3), in: text) else { return [] }
+        guard text[type].range(of: #"Unsafe(Mutable)?(Raw)?(Buffer)?Pointer"#, options: .regularExpression) != nil,
+              !text[rest].trimmingCharacters(in: .whitespaces).hasPrefix("{") else { return [] }
+        return text[names].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+    }
+
+    /// Stored raw pointers outside the handle types, as "File: Type.name" (a type's own body
+    /// and its extensions are read; function bodies, closures and comments are not).
+    static func storedRawPointers(_ files: [String: String]) -> [String] {
+        let typeKinds: Set<String> = ["class", "struct", "enum", "extension", "actor", "protocol"]
+        let modifiers: Set<String> = ["public", "internal", "private", "fileprivate", "final", "open", "package", "indirect", "nonisolated"]
+        var found: [String] = []
+        for (path, source) in files.sorted(by: { $0.key < $1.key }) {
+            var scopes: [String?] = []   // a type's name for its body, nil for any other braces
+            for line in code(source).split(separator: "\n", omittingEmptySubsequences: false) {
+                let words = line.split(whereSeparator: { " :<{(=,".contains($0) })
+                var declared: String?
+                if let k = words.firstIndex(where: { typeKinds.contains(String($0)) }), k + 1 < words.count,
+                   words[..<k].allSatisfy({ $0.hasPrefix("@") || modifiers.contains(String($0)) }) {
+                    declared = String(words[k + 1].split(separator: ".").last ?? words[k + 1])
+                }
+                if declared == nil, let type = scopes.last ?? nil, !handleTypes.contains(type) {
+                    found += storedPointerNames(line).map { "\(path): \(type).\($0)" }
+                }
+                for c in line {
+                    if c == "{" { scopes.append(declared); declared = nil } else if c == "}" { _ = scopes.popLast() }
+                }
+            }
+        }
+        return found
+    }
+
     // MARK: Tests
 
     func test_theEngineHasNoBackEdgeBeyondTheKnownOnes() throws {
@@ -256,5 +307,45 @@ final class ArchitectureTests: XCTestCase {
         let ids = Self.identifiers(Self.code(source))
         XCTAssertTrue(ids.isSuperset(of: ["Bar", "Baz", "Inner", "Qux", "Pair", "Visible", "T"]))
         XCTAssertTrue(ids.isDisjoint(with: ["Foo", "Hidden", "AlsoHidden", "Block", "Gone"]), "\(ids)")
+    }
+
+    func test_rawPointersAreStoredOnlyInHandleTypes() throws {
+        var files = try Self.read(Self.sources)
+        for (path, text) in try Self.read(Self.snapshotSources) { files["StrataSnapshot/" + path] = text }
+        XCTAssertGreaterThan(files.count, 50)
+        let found = Self.storedRawPointers(files)
+        XCTAssertTrue(found.isEmpty, """
+            a raw pointer is stored outside the handle types (\(Self.handleTypes.sorted().joined(separator: ", "))): \
+            hold a Slab (owned) or a ColumnSpan (lent) instead:
+            \(found.joined(separator: "\n"))
+            """)
+    }
+
+    func test_aPlantedStoredPointerIsFound() {
+        let source = """
+            struct Inputs {
+                let opacity, position: UnsafeMutablePointer<Double>?
+                @exclusivity(unchecked) private(set) var rows: Column<UnsafeMutablePointer<Int32>?>
+                static let table: UnsafeRawPointer = make()
+                var computed: UnsafeMutablePointer<Double> { base }   // not stored
+                // let commented: UnsafeMutablePointer<Double>
+                func f() { let local: UnsafeMutablePointer<Double> = p }
+                let span: ColumnSpan<Double>
+            }
+            extension Outer.Inner {
+                let q: UnsafePointer<UInt8>
+            }
+            struct Slab<E> {
+                let base: UnsafeMutablePointer<E>
+            }
+            extension ColumnSpan where Element: Copyable {
+                var p: UnsafeMutablePointer<Element>
+            }
+            """
+        XCTAssertEqual(Self.storedRawPointers(["Room/Planted.swift": source]), [
+            "Room/Planted.swift: Inputs.opacity", "Room/Planted.swift: Inputs.position",
+            "Room/Planted.swift: Inputs.rows", "Room/Planted.swift: Inputs.table",
+            "Room/Planted.swift: Inner.q",
+        ])
     }
 }

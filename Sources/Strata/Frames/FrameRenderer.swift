@@ -113,8 +113,9 @@ final class FrameRenderer {
                 // Two cores: the worker takes the upper half of the blocks.
                 let blocks = t.fullBlocks, mid = blocks / 2
                 let worker = self.worker
-                var job = LaneJob(track: t, blocks: mid..<blocks, progress: prog, phase: phase, iteration: iter,
-                                  presentation: pres, model: model)
+                var job = LaneJob(track: t, blocks: mid..<blocks, progress: ColumnSpan(lending: prog),
+                                  phase: ColumnSpan(lending: phase), iteration: ColumnSpan(lending: iter),
+                                  presentation: ColumnSpan(lending: pres), model: ColumnSpan(lending: model))
                 worker.start(job)
                 job.blocks = 0..<mid
                 job.run(buffer: t.blockBuffer)

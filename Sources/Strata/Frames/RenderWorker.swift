@@ -109,17 +109,17 @@ final class RenderWorker {
 struct LaneJob {
     let track: LaneTrack
     var blocks: Range<Int>
-    let progress: UnsafeMutablePointer<Double>
-    let phase: UnsafeMutablePointer<UInt8>
-    let iteration: UnsafeMutablePointer<Double>
-    let presentation: UnsafeMutablePointer<Double>
-    let model: UnsafeMutablePointer<Double>
+    let progress: ColumnSpan<Double>
+    let phase: ColumnSpan<UInt8>
+    let iteration: ColumnSpan<Double>
+    let presentation: ColumnSpan<Double>
+    let model: ColumnSpan<Double>
 
     /// Evaluates the job's blocks with `buffer` as scratch (one per thread).
     @inline(__always)
     func run(buffer: UnsafeMutableRawPointer) {
-        track.evaluateBlocks(blocks, buffer: buffer, progress: progress, phase: phase, iteration: iteration,
-                             presentation: presentation, model: model)
+        track.evaluateBlocks(blocks, buffer: buffer, progress: progress.base, phase: phase.base,
+                             iteration: iteration.base, presentation: presentation.base, model: model.base)
     }
 }
 

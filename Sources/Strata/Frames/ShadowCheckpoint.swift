@@ -9,25 +9,25 @@ import Foundation
 final class ShadowCheckpoint {
     /// The buffers hold the last frame's state (cleared by the next `render()`).
     var holdsFrame = false
-    private var columns: [UnsafeMutablePointer<Double>?] = Array(repeating: nil, count: PropertyTable.count)
+    private var columns: [Slab<Double>?] = Array(repeating: nil, count: PropertyTable.count)
     private var columnCounts = [Int](repeating: 0, count: PropertyTable.count)
     private var saved = [Bool](repeating: false, count: PropertyTable.count)
     private var entries = 0
     private var progress: [Double] = [], iteration: [Double] = [], childTime: [Double] = []
     private var phase: [UInt8] = []
 
-    deinit { for c in columns { c?.deallocate() } }
+    deinit { for c in columns { c?.free() } }
 
     func save(_ layers: LayerStore, _ timings: TimingStore) {
         for p in 0..<PropertyTable.count {
             guard let pr = layers.presentation[p] else { saved[p] = false; continue }
             let n = layers.capacity * PropertyTable[PropertyID(Int32(p))].width
             if columnCounts[p] < n {
-                columns[p]?.deallocate()
+                columns[p]?.free()
                 columns[p] = .allocate(capacity: n)
                 columnCounts[p] = n
             }
-            columns[p]!.update(from: pr, count: n)
+            columns[p]!.base.update(from: pr.base, count: n)
             saved[p] = true
         }
         let n = timings.highWater
@@ -47,7 +47,7 @@ final class ShadowCheckpoint {
         for p in 0..<PropertyTable.count where saved[p] {
             guard let pr = layers.presentation[p] else { continue }
             let n = min(columnCounts[p], layers.capacity * PropertyTable[PropertyID(Int32(p))].width)
-            pr.update(from: columns[p]!, count: n)
+            pr.base.update(from: columns[p]!.base, count: n)
         }
         let n = min(entries, timings.highWater)
         progress.withUnsafeBufferPointer { timings.progress.base.update(from: $0.baseAddress!, count: n) }

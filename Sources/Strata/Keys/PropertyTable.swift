@@ -222,10 +222,10 @@ enum PropertyTable {
     }
 
     /// `Hot` rows by property id, allocated once and never freed.
-    @usableFromInline static let hot: UnsafeMutablePointer<Hot> = {
-        let p = UnsafeMutablePointer<Hot>.allocate(capacity: rows.count)
+    static let hot: Slab<Hot> = {
+        let p = Slab<Hot>.allocate(capacity: rows.count)
         for (i, r) in rows.enumerated() {
-            (p + i).initialize(to: Hot(width: r.width, kind: r.kind, action: r.action, shapeOnly: r.shapeOnly,
+            (p.base + i).initialize(to: Hot(width: r.width, kind: r.kind, action: r.action, shapeOnly: r.shapeOnly,
                                        snapshotHint: snapshotHint(r.name)))
         }
         return p

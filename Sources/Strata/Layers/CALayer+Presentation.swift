@@ -54,7 +54,7 @@ extension CALayer {
     func presentedLanes(_ p: PropertyID) -> Lanes {
         if presentedRow >= 0, let col = engine.layers.presentation[p.index] {
             let w = engine.hot[p.index].width
-            return Lanes(loading: col + Int(presentedRow) * w, width: w)
+            return Lanes(loading: col.base + Int(presentedRow) * w, width: w)
         }
         let info = PropertyTable[p]
         if presentedRow < 0, let s = copiedLanes { return Lanes(s, from: info.laneOffset, width: info.width) }
@@ -84,7 +84,7 @@ extension CALayer {
     /// Every lane property's presentation value.
     func presentationSnapshot() -> [Double] { snapshotLanes(engine.layers.presentation, row: row) }
 
-    private func snapshotLanes(_ cols: Column<UnsafeMutablePointer<Double>?>, row: Int32) -> [Double] {
+    private func snapshotLanes(_ cols: Column<Slab<Double>?>, row: Int32) -> [Double] {
         var s = PropertyTable.defaultSnapshot
         let i = Int(row)
         for p in 0..<PropertyTable.count {

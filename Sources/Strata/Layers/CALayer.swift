@@ -690,7 +690,7 @@ open class CALayer: NSObject, CAMediaTiming {
         if _slowPath(row < 0) { return copyLanes(p) }
         let info = PropertyTable[p]
         if let col = context.layers.model[p.index] {
-            return Lanes(loading: col + Int(row) * info.width, width: info.width)
+            return Lanes(loading: col.base + Int(row) * info.width, width: info.width)
         }
         return Lanes(info.defaults, width: info.width)
     }

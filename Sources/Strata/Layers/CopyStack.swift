@@ -3,7 +3,7 @@
 /// retain, release or uniqueness check of an array; `isUnique(at:)` asks whether the stack
 /// holds the only reference. Noncopyable: its one owner releases what it holds.
 struct CopyStack: ~Copyable {
-    private var base: UnsafeMutablePointer<CALayer>
+    private var base: Slab<CALayer>
     private(set) var count = 0
     private var capacity: Int
 
@@ -13,8 +13,8 @@ struct CopyStack: ~Copyable {
     }
 
     deinit {
-        base.deinitialize(count: count)
-        base.deallocate()
+        base.base.deinitialize(count: count)
+        base.free()
     }
 
     var isEmpty: Bool { count == 0 }
@@ -22,7 +22,7 @@ struct CopyStack: ~Copyable {
     @inline(__always)
     mutating func push(_ layer: consuming CALayer) {
         if _slowPath(count == capacity) { grow() }
-        (base + count).initialize(to: layer)
+        (base.base + count).initialize(to: layer)
         count += 1
     }
 
@@ -30,7 +30,7 @@ struct CopyStack: ~Copyable {
     mutating func pop() -> CALayer? {
         guard count > 0 else { return nil }
         count -= 1
-        return (base + count).move()
+        return (base.base + count).move()
     }
 
     /// The reference at `i` is the only one.
@@ -44,16 +44,16 @@ struct CopyStack: ~Copyable {
     /// Moves the reference at `i` out, the last one taking its place.
     @inline(__always)
     mutating func remove(at i: Int) -> CALayer {
-        let l = (base + i).move()
+        let l = (base.base + i).move()
         count -= 1
-        if i != count { (base + i).moveInitialize(from: base + count, count: 1) }
+        if i != count { (base.base + i).moveInitialize(from: base.base + count, count: 1) }
         return l
     }
 
     private mutating func grow() {
-        let n = UnsafeMutablePointer<CALayer>.allocate(capacity: capacity * 2)
-        n.moveInitialize(from: base, count: count)
-        base.deallocate()
+        let n = Slab<CALayer>.allocate(capacity: capacity * 2)
+        n.base.moveInitialize(from: base.base, count: count)
+        base.free()
         base = n
         capacity *= 2
     }

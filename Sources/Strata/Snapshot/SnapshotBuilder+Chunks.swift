@@ -11,10 +11,9 @@ extension SnapshotBuilder {
     func beginChunks(capacity: Int, _ inputs: SnapshotInputs) {
         let chunks = capacity / SnapshotBuilder.chunk + 2
         if chunkDoneCapacity < chunks {
-            chunkDone?.deinitialize(count: chunkDoneCapacity)
-            chunkDone?.deallocate()
-            let p = UnsafeMutablePointer<Atomic<UInt32>>.allocate(capacity: chunks)
-            for k in 0..<chunks { (p + k).initialize(to: Atomic(0)) }
+            freeChunkFlags()
+            let p = Slab<Atomic<UInt32>>.allocate(capacity: chunks)
+            for k in 0..<chunks { (p.base + k).initialize(to: Atomic(0)) }
             chunkDone = p
             chunkDoneCapacity = chunks
         }
@@ -61,10 +60,18 @@ extension SnapshotBuilder {
         }
     }
 
+    /// Deinitialises and frees the chunk flags (at a regrowth and in `deinit`).
+    func freeChunkFlags() {
+        guard let d = chunkDone else { return }
+        d.base.deinitialize(count: chunkDoneCapacity)
+        d.free()
+        chunkDone = nil
+    }
+
     /// Which items a chunk thread may read: those before `start` whose chunk is done.
     struct Readiness {
         let start: Int
-        let done: UnsafeMutablePointer<Atomic<UInt32>>
+        let done: Slab<Atomic<UInt32>>
         let pass: UInt32
 
         @inline(__always)

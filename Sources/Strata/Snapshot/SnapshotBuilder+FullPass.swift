@@ -172,7 +172,7 @@ extension SnapshotBuilder {
     /// Sorts the sublayers starting at `first` by zPosition, stable, into `orderNext` links;
     /// returns the first in draw order, or nil when their zPositions are all equal (the
     /// sublayer order stands). Layers without the zPosition hint are at 0.
-    private func sortSublayers(_ first: Int, _ z: UnsafeMutablePointer<Double>, _ hints: UnsafeMutablePointer<UInt8>,
+    private func sortSublayers(_ first: Int, _ z: ColumnSpan<Double>, _ hints: ColumnSpan<UInt8>,
                                _ nextSibling: UnsafeMutablePointer<Int32>) -> Int? {
         siblings.removeAll(keepingCapacity: true)
         var k: Int32 = 0

@@ -64,7 +64,7 @@ extension SnapshotBuilder {
         let ox = b.x + a.x * b.z, oy = b.y + a.y * b.w
         var m: RenderTransform
         if let t = hinted(inputs.transform, h, SnapshotHint.transform) {
-            let q = t + 16 * r
+            let q = t.base + 16 * r
             var r1 = SIMD4(q[0], q[1], q[2], q[3]), r2 = SIMD4(q[4], q[5], q[6], q[7])
             var r3 = SIMD4(q[8], q[9], q[10], q[11]), r4 = SIMD4(q[12], q[13], q[14], q[15])
             r4 -= ox * r1 + oy * r2 + az * r3
@@ -210,7 +210,7 @@ extension SnapshotBuilder {
     @inline(__always)
     private func childSpace(_ w: RenderTransform, _ row: Int, _ inputs: SnapshotInputs) -> RenderTransform {
         guard let st = hinted(inputs.sublayerTransform, inputs.hints[row], SnapshotHint.sublayerTransform) else { return w }
-        let q = st + 16 * row
+        let q = st.base + 16 * row
         var r1 = SIMD4(q[0], q[1], q[2], q[3]), r2 = SIMD4(q[4], q[5], q[6], q[7])
         var r3 = SIMD4(q[8], q[9], q[10], q[11]), r4 = SIMD4(q[12], q[13], q[14], q[15])
         if r1 == SIMD4(1, 0, 0, 0) && r2 == SIMD4(0, 1, 0, 0) && r3 == SIMD4(0, 0, 1, 0) && r4 == SIMD4(0, 0, 0, 1) { return w }
@@ -301,7 +301,7 @@ extension SnapshotBuilder {
     /// A colour column's value at row r in single precision; nil (NaN lanes) is (0, 0, 0, 0).
     /// An unmaterialised column holds the default: nil when `nilColor`, else `default`.
     @inline(__always)
-    static func color(_ col: UnsafeMutablePointer<Double>?, _ r: Int, nilColor: Bool,
+    static func color(_ col: ColumnSpan<Double>?, _ r: Int, nilColor: Bool,
                       default d: SIMD4<Float> = SIMD4(0, 0, 0, 1)) -> SIMD4<Float> {
         guard let col else { return nilColor ? .zero : d }
         let c = SIMD4(col[4 * r], col[4 * r + 1], col[4 * r + 2], col[4 * r + 3])
@@ -330,7 +330,7 @@ extension SnapshotBuilder {
 
     /// `column` for a row whose hints have `bit`; nil (the defaults) otherwise.
     @inline(__always)
-    func hinted(_ column: UnsafeMutablePointer<Double>?, _ h: UInt8, _ bit: UInt8) -> UnsafeMutablePointer<Double>? {
+    func hinted(_ column: ColumnSpan<Double>?, _ h: UInt8, _ bit: UInt8) -> ColumnSpan<Double>? {
         h & bit != 0 ? column : nil
     }
 }

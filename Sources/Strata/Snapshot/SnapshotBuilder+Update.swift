@@ -139,7 +139,7 @@ extension SnapshotBuilder {
     /// The item of `row` in the current order, or `notInTree` / `culled`. The map is not
     /// cleared between orders: an entry counts only where its item holds that row.
     @inline(__always)
-    private func item(ofRow row: Int32, _ rows: UnsafeMutablePointer<Int32>, _ count: Int) -> Int32 {
+    private func item(ofRow row: Int32, _ rows: ColumnSpan<Int32>, _ count: Int) -> Int32 {
         guard Int(row) < itemOfRowCount else { return SnapshotBuilder.notInTree }
         let it = itemOfRow.base[Int(row)]
         if it >= 0 { return Int(it) < count && rows[Int(it)] == row ? it : SnapshotBuilder.notInTree }

@@ -73,7 +73,7 @@ final class SnapshotBuilder {
     let itemsOrdered = Atomic<Int>(0)
     let orderedItems = Atomic<Int>(-1)
     let nextChunk = Atomic<Int>(0)
-    @exclusivity(unchecked) var chunkDone: UnsafeMutablePointer<Atomic<UInt32>>?
+    @exclusivity(unchecked) var chunkDone: Slab<Atomic<UInt32>>?
     @exclusivity(unchecked) var chunkDoneCapacity = 0
     @exclusivity(unchecked) var chunkInputs: SnapshotInputs?
     @exclusivity(unchecked) var chunkColumns: ItemColumns?
@@ -130,8 +130,7 @@ final class SnapshotBuilder {
     @exclusivity(unchecked) var delayDepth = 0
 
     deinit {
-        chunkDone?.deinitialize(count: chunkDoneCapacity)
-        chunkDone?.deallocate()
+        freeChunkFlags()
         // The engine logs changed rows for the builder that owns the log; with that builder
         // gone nobody takes them, and every later change outside the kernels would append
         // (and, past its bound, drop and grow the log again: mallocs in changes that make none).
@@ -188,19 +187,23 @@ final class SnapshotBuilder {
 /// The output columns' base pointers, read once per pass (the snapshot's buffers live in
 /// another module: each property read there is an access of its own).
 struct ItemColumns {
-    let rows, parents, ends, clips, shapeIndices: UnsafeMutablePointer<Int32>
-    let transforms: UnsafeMutablePointer<RenderTransform>
-    let opacities, cornerRadii, borderWidths, lineDashPhases: UnsafeMutablePointer<Float>
-    let bounds, backgroundColors, borderColors, shadowColors, shadows: UnsafeMutablePointer<SIMD4<Float>>
-    let fillColors, strokeColors, strokes: UnsafeMutablePointer<SIMD4<Float>>
-    let flags: UnsafeMutablePointer<RenderItemFlags>
+    let rows, parents, ends, clips, shapeIndices: ColumnSpan<Int32>
+    let transforms: ColumnSpan<RenderTransform>
+    let opacities, cornerRadii, borderWidths, lineDashPhases: ColumnSpan<Float>
+    let bounds, backgroundColors, borderColors, shadowColors, shadows: ColumnSpan<SIMD4<Float>>
+    let fillColors, strokeColors, strokes: ColumnSpan<SIMD4<Float>>
+    let flags: ColumnSpan<RenderItemFlags>
 
     init(_ s: RenderSnapshot) {
-        rows = s._layerIndices.base; parents = s._parents.base; ends = s._subtreeEnds.base; clips = s._clips.base
-        shapeIndices = s._shapeIndices.base; transforms = s._transforms.base; opacities = s._opacities.base
-        cornerRadii = s._cornerRadii.base; borderWidths = s._borderWidths.base; lineDashPhases = s._lineDashPhases.base
-        bounds = s._bounds.base; backgroundColors = s._backgroundColors.base; borderColors = s._borderColors.base
-        shadowColors = s._shadowColors.base; shadows = s._shadows.base; fillColors = s._fillColors.base
-        strokeColors = s._strokeColors.base; strokes = s._strokes.base; flags = s._flags.base
+        rows = ColumnSpan(lending: s._layerIndices.base); parents = ColumnSpan(lending: s._parents.base)
+        ends = ColumnSpan(lending: s._subtreeEnds.base); clips = ColumnSpan(lending: s._clips.base)
+        shapeIndices = ColumnSpan(lending: s._shapeIndices.base); transforms = ColumnSpan(lending: s._transforms.base)
+        opacities = ColumnSpan(lending: s._opacities.base); cornerRadii = ColumnSpan(lending: s._cornerRadii.base)
+        borderWidths = ColumnSpan(lending: s._borderWidths.base); lineDashPhases = ColumnSpan(lending: s._lineDashPhases.base)
+        bounds = ColumnSpan(lending: s._bounds.base); backgroundColors = ColumnSpan(lending: s._backgroundColors.base)
+        borderColors = ColumnSpan(lending: s._borderColors.base); shadowColors = ColumnSpan(lending: s._shadowColors.base)
+        shadows = ColumnSpan(lending: s._shadows.base); fillColors = ColumnSpan(lending: s._fillColors.base)
+        strokeColors = ColumnSpan(lending: s._strokeColors.base); strokes = ColumnSpan(lending: s._strokes.base)
+        flags = ColumnSpan(lending: s._flags.base)
     }
 }

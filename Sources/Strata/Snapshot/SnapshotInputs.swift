@@ -2,20 +2,20 @@
 /// never materialised, so every layer holds the property's default there (and the pass
 /// reads no bytes for it).
 struct SnapshotInputs {
-    let flags: UnsafeMutablePointer<UInt16>
+    let flags: ColumnSpan<UInt16>
     /// `SnapshotHint` bits per row: a column of a group is read only for rows with its bit.
-    let hints: UnsafeMutablePointer<UInt8>
-    let position, bounds, anchorPoint, anchorPointZ, zPosition: UnsafeMutablePointer<Double>?
-    let transform, sublayerTransform: UnsafeMutablePointer<Double>?
-    let opacity, hidden, masksToBounds, doubleSided: UnsafeMutablePointer<Double>?
-    let backgroundColor, borderColor, borderWidth, cornerRadius: UnsafeMutablePointer<Double>?
-    let shadowColor, shadowOffset, shadowOpacity, shadowRadius: UnsafeMutablePointer<Double>?
-    let fillColor, strokeColor, lineWidth, strokeStart, strokeEnd, miterLimit, lineDashPhase: UnsafeMutablePointer<Double>?
+    let hints: ColumnSpan<UInt8>
+    let position, bounds, anchorPoint, anchorPointZ, zPosition: ColumnSpan<Double>?
+    let transform, sublayerTransform: ColumnSpan<Double>?
+    let opacity, hidden, masksToBounds, doubleSided: ColumnSpan<Double>?
+    let backgroundColor, borderColor, borderWidth, cornerRadius: ColumnSpan<Double>?
+    let shadowColor, shadowOffset, shadowOpacity, shadowRadius: ColumnSpan<Double>?
+    let fillColor, strokeColor, lineWidth, strokeStart, strokeEnd, miterLimit, lineDashPhase: ColumnSpan<Double>?
 
     init(_ s: LayerStore) {
-        func col(_ p: PropertyID) -> UnsafeMutablePointer<Double>? { s.presentation[p.index] }
-        flags = s.flags.base
-        hints = s.hints.base
+        func col(_ p: PropertyID) -> ColumnSpan<Double>? { s.presentation[p.index]?.span }
+        flags = ColumnSpan(s.flags)
+        hints = ColumnSpan(s.hints)
         position = col(.position); bounds = col(.bounds); anchorPoint = col(.anchorPoint)
         anchorPointZ = col(.anchorPointZ); zPosition = col(.zPosition)
         transform = col(.transform); sublayerTransform = col(.sublayerTransform)
@@ -41,7 +41,7 @@ struct SnapshotInputs {
     }
 
     /// Bytes of a column of `lanes` doubles per row, 0 when not materialised.
-    private func w(_ c: UnsafeMutablePointer<Double>?, _ lanes: Int) -> Int { c == nil ? 0 : lanes * 8 }
+    private func w(_ c: ColumnSpan<Double>?, _ lanes: Int) -> Int { c == nil ? 0 : lanes * 8 }
 
     /// Bytes the pass reads per item with hint bit `b` (the parent's sublayer transform
     /// and clip counted per item that has them).

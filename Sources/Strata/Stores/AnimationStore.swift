@@ -147,16 +147,16 @@ final class AnimationStore {
     /// retirement walk took a retirement).
     @exclusivity(unchecked) private var layerLists = Column<Int32>(capacity: 128, fill: -1)
     /// The first record of each row's list (`layerLists`, even places).
-    var firstOfLayer: ListEnd { ListEnd(base: layerLists.base) }
+    var firstOfLayer: ListEnd { ListEnd(places: ColumnSpan(lending: layerLists.base)) }
     /// The last record of each row's list (`layerLists`, odd places).
-    var lastOfLayer: ListEnd { ListEnd(base: layerLists.base + 1) }
+    var lastOfLayer: ListEnd { ListEnd(places: ColumnSpan(lending: layerLists.base + 1)) }
 
     /// One end of every row's animation list, in the store's interleaved column.
     struct ListEnd {
-        let base: UnsafeMutablePointer<Int32>
+        let places: ColumnSpan<Int32>
         subscript(row: Int) -> Int32 {
-            @inline(__always) get { base[row &* 2] }
-            @inline(__always) nonmutating set { base[row &* 2] = newValue }
+            @inline(__always) get { places[row &* 2] }
+            @inline(__always) nonmutating set { places[row &* 2] = newValue }
         }
     }
 

@@ -28,7 +28,7 @@ final class CustomTrack {
     /// A direct slot's holder (retained by the slot) and its lanes; nil until the fallback
     /// hands it one.
     @exclusivity(unchecked) var holder: Column<Unmanaged<CustomLanes>?>
-    @exclusivity(unchecked) var lanes: Column<UnsafeMutablePointer<Double>?>
+    @exclusivity(unchecked) var lanes: Column<ColumnSpan<Double>?>
 
     static let cumulative: UInt8 = 1
     static let direct: UInt8 = 2
@@ -79,7 +79,7 @@ final class CustomTrack {
             old.release()
         }
         holder[s] = h.map { Unmanaged.passRetained($0) }
-        lanes[s] = h?.lanesPointer
+        lanes[s] = h?.lanesSpan
     }
 
     /// Makes slot s direct (its value to its holder) or composed (the engine's per-layer

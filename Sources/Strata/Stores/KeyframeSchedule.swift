@@ -13,23 +13,23 @@
 /// same geometry, bit for bit (the same path added to many layers): the schedule holds the
 /// table, and the inversion is done once with it too.
 ///
-/// Plain manual memory (no reference counting): the track copies the struct in its loop
-/// and frees it when its last slot leaves.
+/// Plain manual memory in slabs (no reference counting): the track copies the struct in its
+/// loop and frees it when its last slot leaves.
 struct KeyframeSchedule {
     /// segments + 1 key times in the animation's progress, and one curve id per segment.
-    var times: UnsafeMutablePointer<Double>
-    var curves: UnsafeMutablePointer<Int32>
+    let times: Slab<Double>
+    let curves: Slab<Int32>
     let segments: Int
     /// Paced: `segments * CompiledKeyframes.arcStride` values of inverse arc-length tables
     /// (nil: none).
-    var arcs: UnsafeMutablePointer<Double>?
+    let arcs: Slab<Double>?
     /// The segment of the last evaluation (the search starts there).
     var lastSegment = 0
     /// The slot of each member.
-    var members: UnsafeMutablePointer<Int32>
+    var members: Slab<Int32>
     /// `segments` slabs of `capacity * stride` values: member m's coefficients of segment i
     /// at `(i * capacity + m) * stride`.
-    var coefficients: UnsafeMutablePointer<Double>
+    var coefficients: Slab<Double>
     let stride: Int
     var count = 0
     var capacity = 0
@@ -38,21 +38,22 @@ struct KeyframeSchedule {
         segments = k.segments
         stride = width * 4
         times = .allocate(capacity: k.times.count)
-        times.initialize(from: k.times, count: k.times.count)
+        times.base.initialize(from: k.times, count: k.times.count)
         curves = .allocate(capacity: Swift.max(segments, 1))
-        curves.initialize(from: k.curves, count: segments)
+        curves.base.initialize(from: k.curves, count: segments)
         if !k.arcTables.isEmpty {
-            let a = UnsafeMutablePointer<Double>.allocate(capacity: k.arcTables.count)
-            a.initialize(from: k.arcTables, count: k.arcTables.count)
+            let a = Slab<Double>.allocate(capacity: k.arcTables.count)
+            a.base.initialize(from: k.arcTables, count: k.arcTables.count)
             arcs = a
+        } else {
+            arcs = nil
         }
         members = .allocate(capacity: 1)
         coefficients = KeyframeSchedule.slabs(0, segments: 0, stride: 0)
     }
 
-    private static func slabs(_ capacity: Int, segments: Int, stride: Int) -> UnsafeMutablePointer<Double> {
-        UnsafeMutableRawPointer.allocate(byteCount: Swift.max(capacity * segments * stride, 1) * 8, alignment: 64)
-            .bindMemory(to: Double.self, capacity: Swift.max(capacity * segments * stride, 1))
+    private static func slabs(_ capacity: Int, segments: Int, stride: Int) -> Slab<Double> {
+        .allocate(capacity: capacity * segments * stride, alignment: 64)
     }
 
     var bytesAllocated: Int {
@@ -61,8 +62,7 @@ struct KeyframeSchedule {
     }
 
     func free() {
-        times.deallocate(); curves.deallocate(); members.deallocate(); arcs?.deallocate()
-        UnsafeMutableRawPointer(coefficients).deallocate()
+        times.free(); curves.free(); members.free(); arcs?.free(); coefficients.free()
     }
 
     /// Adds `slot` with its compiled coefficients (`segments * stride` values, segment by
@@ -71,15 +71,15 @@ struct KeyframeSchedule {
         if count == capacity {
             // From 1: a schedule of one slot (key times of its own) costs what the pools did.
             let c = Swift.max(1, capacity * 2)
-            let m = UnsafeMutablePointer<Int32>.allocate(capacity: c)
-            m.moveInitialize(from: members, count: count)
-            members.deallocate()
+            let m = Slab<Int32>.allocate(capacity: c)
+            m.base.moveInitialize(from: members.base, count: count)
+            members.free()
             members = m
             let slab = KeyframeSchedule.slabs(c, segments: segments, stride: stride)
             for i in 0..<segments {
-                (slab + i * c * stride).moveInitialize(from: coefficients + i * capacity * stride, count: count * stride)
+                (slab.base + i * c * stride).moveInitialize(from: coefficients.base + i * capacity * stride, count: count * stride)
             }
-            UnsafeMutableRawPointer(coefficients).deallocate()
+            coefficients.free()
             coefficients = slab
             capacity = c
         }
@@ -88,7 +88,7 @@ struct KeyframeSchedule {
         members[m] = slot
         co.withUnsafeBufferPointer { src in
             for i in 0..<segments {
-                (coefficients + (i * capacity + m) * stride).initialize(from: src.baseAddress! + i * stride, count: stride)
+                (coefficients.base + (i * capacity + m) * stride).initialize(from: src.baseAddress! + i * stride, count: stride)
             }
         }
         return Int32(m)
@@ -102,7 +102,7 @@ struct KeyframeSchedule {
         guard m != last else { return -1 }
         members[m] = members[last]
         for i in 0..<segments {
-            let slab = coefficients + i * capacity * stride
+            let slab = coefficients.base + i * capacity * stride
             (slab + m * stride).update(from: slab + last * stride, count: stride)
         }
         return members[m]
@@ -113,14 +113,14 @@ struct KeyframeSchedule {
     /// geometry of the first, whose coefficients the exact solve reads).
     @inline(__always)
     mutating func locate(_ u: Double, curveTable: UnsafePointer<UnitBezier>) -> (segment: Int, local: Double) {
-        let (i, x) = locateSegment(u, times: times, curves: curves, segments: segments, from: lastSegment,
+        let (i, x) = locateSegment(u, times: times.base, curves: curves.base, segments: segments, from: lastSegment,
                                    curveTable: curveTable)
         lastSegment = i
         guard let arcs else { return (i, x) }
         let arc = CompiledKeyframes.arcStride
         return (i, CompiledKeyframes.invertArc(
-            x, table: UnsafeBufferPointer(start: arcs + i * arc, count: arc), tableBase: 0,
-            coefficients: UnsafeBufferPointer(start: coefficients + i * capacity * stride, count: stride),
+            x, table: UnsafeBufferPointer(start: arcs.base + i * arc, count: arc), tableBase: 0,
+            coefficients: UnsafeBufferPointer(start: coefficients.base + i * capacity * stride, count: stride),
             coefficientBase: 0, width: stride / 4))
     }
 }

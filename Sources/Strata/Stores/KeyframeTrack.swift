@@ -347,7 +347,7 @@ final class KeyframeTrack {
             var sc = schedules[g]
             let stride = sc.stride
             var lastEntry = -1, ph: UInt8 = 0, x = 0.0
-            var slab = sc.coefficients
+            var slab = sc.coefficients.base
             for m in 0..<sc.count {
                 let s = Int(sc.members[m])
                 let e = Int(timing[s])
@@ -357,7 +357,7 @@ final class KeyframeTrack {
                     if ph == active {
                         let (i, local) = sc.locate(prog[e], curveTable: curveTable)
                         x = local
-                        slab = sc.coefficients + i &* sc.capacity &* stride
+                        slab = sc.coefficients.base + i &* sc.capacity &* stride
                     }
                 }
                 let f = flags[s]

@@ -64,8 +64,8 @@ final class LayerStore {
     @exclusivity(unchecked) var handle: Column<Unmanaged<CALayer>?>
 
     /// `model[p]`, `presentation[p]`: base of property p's column or nil if not materialised.
-    @exclusivity(unchecked) var model: Column<UnsafeMutablePointer<Double>?>
-    @exclusivity(unchecked) var presentation: Column<UnsafeMutablePointer<Double>?>
+    @exclusivity(unchecked) var model: Column<Slab<Double>?>
+    @exclusivity(unchecked) var presentation: Column<Slab<Double>?>
 
     init(capacity: Int = 64) {
         let c = grownCapacity(0, needed: capacity)
@@ -85,8 +85,8 @@ final class LayerStore {
 
     deinit {
         for p in 0..<PropertyTable.count {
-            model[p]?.deallocate()
-            presentation[p]?.deallocate()
+            model[p]?.free()
+            presentation[p]?.free()
         }
         parent.free(); firstChild.free(); lastChild.free(); nextSibling.free(); prevSibling.free()
         childCount.free(); flags.free(); hints.free(); handle.free()
@@ -156,14 +156,12 @@ final class LayerStore {
         capacity = c
     }
 
-    private func regrow(_ old: UnsafeMutablePointer<Double>, info: PropertyInfo, from: Int, to: Int)
-        -> UnsafeMutablePointer<Double>
-    {
+    private func regrow(_ old: Slab<Double>, info: PropertyInfo, from: Int, to: Int) -> Slab<Double> {
         let w = info.width
-        let n = UnsafeMutablePointer<Double>.allocate(capacity: to * w)
-        n.update(from: old, count: from * w)
+        let n = Slab<Double>.allocate(capacity: to * w)
+        n.base.update(from: old.base, count: from * w)
         for r in from..<to { for c in 0..<w { n[r * w + c] = info.defaults[c] } }
-        old.deallocate()
+        old.free()
         return n
     }
 
@@ -173,8 +171,8 @@ final class LayerStore {
         let info = PropertyTable[p]
         let w = info.width
         precondition(w > 0)
-        let m = UnsafeMutablePointer<Double>.allocate(capacity: capacity * w)
-        let pr = UnsafeMutablePointer<Double>.allocate(capacity: capacity * w)
+        let m = Slab<Double>.allocate(capacity: capacity * w)
+        let pr = Slab<Double>.allocate(capacity: capacity * w)
         for r in 0..<capacity {
             for c in 0..<w { m[r * w + c] = info.defaults[c]; pr[r * w + c] = info.defaults[c] }
         }
@@ -185,17 +183,17 @@ final class LayerStore {
     /// Property p's model column, materialised if needed.
     @inline(__always)
     func modelColumn(_ p: PropertyID) -> UnsafeMutablePointer<Double> {
-        if let m = model[p.index] { return m }
+        if let m = model[p.index] { return m.base }
         materialize(p)
-        return model[p.index]!
+        return model[p.index]!.base
     }
 
     /// Property p's presentation column, materialised if needed.
     @inline(__always)
     func presentationColumn(_ p: PropertyID) -> UnsafeMutablePointer<Double> {
-        if let m = presentation[p.index] { return m }
+        if let m = presentation[p.index] { return m.base }
         materialize(p)
-        return presentation[p.index]!
+        return presentation[p.index]!.base
     }
 
     /// `PropertyTable.hot`, read once (a global's every access checks its initialisation).
@@ -207,7 +205,7 @@ final class LayerStore {
         guard let m = model[p.index], let pr = presentation[p.index] else { return }
         let w = hot[p.index].width
         let i = Int(row) * w
-        Lanes(loading: m + i, width: w).store(to: pr + i, width: w)
+        Lanes(loading: m.base + i, width: w).store(to: pr.base + i, width: w)
         noteChanged(row)
     }
 
@@ -279,7 +277,7 @@ final class LayerStore {
 
     /// `hasOwnTiming` once the timing columns are known to exist (`b`: beginTime's).
     @inline(__always)
-    private func hasOwnTiming(_ i: Int, _ b: UnsafeMutablePointer<Double>) -> Bool {
+    private func hasOwnTiming(_ i: Int, _ b: Slab<Double>) -> Bool {
         if b[i] != 0 || model[PropertyID.speed.index]![i] != 1 || model[PropertyID.timeOffset.index]![i] != 0 { return true }
         return model[PropertyID.duration.index]![i] != 0 || model[PropertyID.repeatCount.index]![i] != 0
             || model[PropertyID.repeatDuration.index]![i] != 0 || model[PropertyID.autoreverses.index]![i] != 0
@@ -290,7 +288,7 @@ final class LayerStore {
     /// defaults, else `TimingStore.layerLocalTime` (the animation's window and fold: see
     /// there for what `active` means). Needs the timing columns.
     @inline(__always)
-    private func ownTime(_ i: Int, _ t: Double, _ b: UnsafeMutablePointer<Double>) -> (time: Double, active: Bool) {
+    private func ownTime(_ i: Int, _ t: Double, _ b: Slab<Double>) -> (time: Double, active: Bool) {
         guard hasOwnTiming(i, b) else { return (t, true) }
         var p = TimingParameters()
         p.speed = model[PropertyID.speed.index]![i]

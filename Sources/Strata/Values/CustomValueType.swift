@@ -89,7 +89,7 @@ final class CustomLanes {
     private(set) var capacity: Int
     private(set) var width: Int
     private(set) var type: CustomValueType
-    private let lanes: UnsafeMutablePointer<Double>
+    private let lanes: Slab<Double>
 
     init(_ value: UnsafeMutablePointer<Double>, width: Int, type: CustomValueType) {
         capacity = max(width, 4)
@@ -99,20 +99,21 @@ final class CustomLanes {
         set(value, width: width, type: type)
     }
 
-    deinit { lanes.deallocate() }
+    deinit { lanes.free() }
 
     func set(_ value: UnsafeMutablePointer<Double>, width: Int, type: CustomValueType) {
         precondition(width <= capacity)
-        lanes.update(from: value, count: width)
+        lanes.base.update(from: value, count: width)
         self.width = width
         self.type = type
     }
 
-    /// The lanes themselves: a custom track's direct slot writes its value here each frame.
-    var lanesPointer: UnsafeMutablePointer<Double> { lanes }
+    /// The lanes themselves, lent: a custom track's direct slot writes its value here each
+    /// frame (the slot retains this holder for as long as it holds the span).
+    var lanesSpan: ColumnSpan<Double> { lanes.span }
 
     /// The value boxed as its type.
-    var boxed: Any { type.box(UnsafePointer(lanes), width: width) }
+    var boxed: Any { type.box(UnsafePointer(lanes.base), width: width) }
 
     /// `v` itself, or its value when it is a `CustomLanes`.
     static func value(_ v: Any?) -> Any? {
