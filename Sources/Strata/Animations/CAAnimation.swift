@@ -87,7 +87,7 @@ open class CAAnimation: NSObject, CAMediaTiming, CAAction, NSCopying {
             StrataDiagnostics.emit(.invalidArgument, "CAAnimation.run(forKey: \(event)): object is not a CALayer")
             return
         }
-        layer.context.runAnimationAction(self, event: event, layer: layer)
+        layer.runAnimationAction(self, event: event, in: layer.context)
     }
 }
 

@@ -32,13 +32,6 @@ extension EngineContext {
         if t[0].isNaN { t[0] = 0; t[1] = 0; t[2] = 0; t[3] = 0 }
     }
 
-    /// The built-in action of contents and filters changes: a fade CATransition.
-    func addBuiltInTransition(_ layer: CALayer) {
-        let t = CATransition()
-        t.timingFunction = transactions.last?.timingFunction ?? CAMediaTimingFunction.defaultCurve
-        addAnimation(t, forKey: kCATransition, to: layer, fromAction: true)
-    }
-
     /// Appends a lane record to the layer's list, the timing entry and the track.
     func addLaneRecord(row: Int32, _ p: PropertyID, offset: Int, width: Int,
                        from: UnsafePointer<Double>, to: UnsafePointer<Double>, timing e: Int32,
@@ -89,16 +82,16 @@ extension EngineContext {
     }
 
     @discardableResult
-    func addObjectAnimation(_ layer: CALayer, _ p: PropertyID, _ values: ObjectValues, timing e: Int32,
+    func addObjectAnimation(row: Int32, _ p: PropertyID, _ values: ObjectValues, timing e: Int32,
                             key: Int32, object: CAAnimation?) -> Int32 {
-        removeAnimation(row: layer.row, key: key, finished: false, replacing: p.raw)
+        removeAnimation(row: row, key: key, finished: false, replacing: p.raw)
         var r = AnimationRecord()
-        r.layer = layer.row; r.key = key; r.property = p.raw; r.kind = .object; r.timing = e
+        r.layer = row; r.key = key; r.property = p.raw; r.kind = .object; r.timing = e
         r.flags = RecordFlags.alive | (object?.delegate != nil ? RecordFlags.hasDelegate : 0)
         let id = animations.newRecord(r, object: object)
         animations.objectValues[id] = values
         animations.objectRecords.append(id)
-        layers.flags[Int(layer.row)] |= LayerFlags.hasObjects
+        layers.flags[Int(row)] |= LayerFlags.hasObjects
         link(id)
         return id
     }

@@ -1,51 +1,32 @@
 import Foundation
 
 extension EngineContext {
-    /// `CAAnimation.run(forKey:object:arguments:)`: adds a copy under the event's key; a
-    /// property animation without a key path animates the event's key.
-    func runAnimationAction(_ anim: CAAnimation, event: String, layer: CALayer) {
-        let copy = anim.copy() as! CAAnimation
-        if let p = copy as? CAPropertyAnimation, p.keyPath == nil { p.keyPath = event }
-        addAnimation(copy, forKey: event, to: layer, fromAction: true, copied: true)
-    }
-
-    /// `add(_:forKey:)`: validates at the boundary (key path, value types, finite values,
-    /// timing), converts boxed values once, then stores the animation. On bad input: a
-    /// diagnostic, and nothing changes (not even the animation under the same key).
-    func addAnimation(_ anim: CAAnimation, forKey key: String?, to layer: CALayer,
-                      fromAction: Bool, copied: Bool = false) {
-        guard isCurrent else { return }   // another thread: refused (reported by CALayer.context)
-        guard layer.row >= 0 else {
-            StrataDiagnostics.emit(.invalidArgument, "add(_:forKey:) on a presentation copy; ignored")
-            return
-        }
-        ensureTransaction()
-        if recorder != nil && !fromAction { recorder!.added(anim, forKey: anim is CATransition ? nil : key, to: layer) }
-        let stored = copied ? anim : (anim.copy() as! CAAnimation)
-        guard let prepared = compiler.prepare(stored, layer: layer) else { return }
+    /// Stores an animation the compiler prepared under `key` (the layer checked it): refused
+    /// at capacity (false, with a diagnostic); otherwise the animation under the same key is
+    /// removed and the new one installed on its timing entry.
+    func store(_ prepared: PreparedAnimation, object stored: CAAnimation, forKey key: String?, row: Int32,
+               fromAction: Bool) -> Bool {
         guard hasRoomForAnimations(prepared.records), compiler.fitsKeyPools(prepared) else {
             refuseAnimationsAtCapacity("add(_:forKey: \(key ?? "nil"))")
-            return
+            return false
         }
         let keyID: Int32
         if stored is CATransition { keyID = KeyInterner.transition.raw }
         else { keyID = key.map { KeyInterner.id($0).raw } ?? animations.nextAnonymousKey() }
         var params = timingParameters(stored, fromAction: fromAction)
-        if layers.inTimedSubtree(layer.row) { params.space = layer.row }
+        if layers.inTimedSubtree(row) { params.space = row }
         let e = entry(for: params)
-        removeAnimation(row: layer.row, key: keyID, finished: false, replacing: prepared.property)
-        let id = install(prepared, object: stored, layer: layer, key: keyID, timing: e)
-        if _slowPath(layers.flags[Int(layer.row)] & LayerFlags.customClass != 0) { noteDisplayedAnimation(stored, layer) }
-        if fromAction && id >= 0, let c = inFlight.change, c.row == layer.row, animations.records[Int(id)].property == c.property.raw {
+        removeAnimation(row: row, key: keyID, finished: false, replacing: prepared.property)
+        let id = install(prepared, object: stored, row: row, key: keyID, timing: e)
+        if fromAction && id >= 0, let c = inFlight.change, c.row == row, animations.records[Int(id)].property == c.property.raw {
             animations.records[Int(id)].flags |= RecordFlags.startsAtChange
         }
-        deliverDeferred()
+        return true
     }
 
     /// Stores a prepared animation under `key` with timing entry `e`; returns its record.
     @discardableResult
-    func install(_ prepared: PreparedAnimation, object: CAAnimation?, layer: CALayer, key: Int32, timing e: Int32) -> Int32 {
-        let row = layer.row
+    func install(_ prepared: PreparedAnimation, object: CAAnimation?, row: Int32, key: Int32, timing e: Int32) -> Int32 {
         switch prepared {
         case let .lanes(p, offset, width, from, to, additive, cumulative):
             let id = addLaneRecord(row: row, p, offset: offset, width: width, from: from, to: to, timing: e,
@@ -76,7 +57,7 @@ extension EngineContext {
             animations.updateComposition(row: row, p)
             return id
         case let .object(p, v):
-            return addObjectAnimation(layer, p, v, timing: e, key: key, object: object)
+            return addObjectAnimation(row: row, p, v, timing: e, key: key, object: object)
         case let .derived(d, p):
             return addDerived(row: row, property: p, kind: .derived, d, timing: e, key: key, object: object)
         case let .custom(d):
@@ -103,7 +84,7 @@ extension EngineContext {
                 cp.removedOnCompletion = false
                 let ce = timings.make(cp, groups: [])
                 changes.newEntries.append(ce)
-                let added = install(p, object: nil, layer: layer, key: animations.nextAnonymousKey(), timing: ce)
+                let added = install(p, object: nil, row: row, key: animations.nextAnonymousKey(), timing: ce)
                 if added >= 0 {
                     animations.records[Int(added)].flags |= RecordFlags.groupChild
                     ids.append(added)
@@ -194,32 +175,4 @@ extension EngineContext {
         }
     }
 
-}
-
-extension EngineContext {
-    /// A layer of a class of its own animates a key its class displays for: its presentation
-    /// draws at every frame while the animation runs (CALayer+Display).
-    @inline(never)
-    func noteDisplayedAnimation(_ a: CAAnimation, _ layer: CALayer) {
-        let paths: [String]
-        if let g = a as? CAAnimationGroup {
-            paths = (g.animations ?? []).compactMap { ($0 as? CAPropertyAnimation)?.keyPath }
-        } else {
-            paths = (a as? CAPropertyAnimation)?.keyPath.map { [$0] } ?? []
-        }
-        for p in paths where type(of: layer).needsDisplay(forKey: p) { displayQueue.noteAnimated(layer, p) }
-    }
-
-    /// This engine's display work, made on first use.
-    var displayQueue: DisplayQueue {
-        if let q = displayWork { return q }
-        let q = DisplayQueue()
-        displayWork = q
-        return q
-    }
-}
-
-extension CALayer {
-    /// This layer's engine's display work.
-    var displayQueue: DisplayQueue { engine.displayQueue }
 }

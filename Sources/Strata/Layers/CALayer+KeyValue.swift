@@ -89,7 +89,7 @@ extension CALayer {
         guard let r = KeyPathResolver.resolve(keyPath, isShape: self is CAShapeLayer) else {
             if !keyPath.contains("."), PropertyTable.idsByName[keyPath] == nil {
                 guard toolboxAccepts(keyPath, value) else { return refuseType(keyPath, value) }
-                context.setCustom(self, KeyInterner.id(keyPath), value)
+                setCustom(KeyInterner.id(keyPath), value, in: context)
                 return
             }
             if let r = KeyPathResolver.customField(keyPath, value: { self.customModel($0.raw) }), case let .customField(key, f) = r.target {
@@ -103,7 +103,7 @@ extension CALayer {
             if p == .fillMode, let m = value as? CAMediaTimingFillMode { fillMode = m; return }
             guard let l = LaneValue.lanes(value, kind: r.kind, width: width) else { return refuseType(keyPath, value) }
             if PropertyTable[p].kind == .timing {
-                context.setTiming(self, p, l[0])
+                setTiming(p, l[0], in: context)
                 return
             }
             var full = readLanes(p)
@@ -118,12 +118,12 @@ extension CALayer {
             setTransform3D(p, f.setting(v[0], f.width == 2 ? v[1] : 0, in: transform3D(p)))
         case .object(let p):
             guard p.fitsObject(value) else { return refuseType(keyPath, value) }
-            context.setObject(self, p, value)
+            setObject(p, value, in: context)
         case .frame:
             guard let f = value as? CGRect else { return refuseType(keyPath, value) }
             frame = f
         case .custom(let k):
-            context.setCustom(self, k, value)
+            setCustom(k, value, in: context)
         case .customField:
             break
         }
@@ -141,6 +141,6 @@ extension CALayer {
             return
         }
         lanes.withUnsafeMutableBufferPointer { l in field.withUnsafeBufferPointer { f.write($0.baseAddress!, additive: false, into: l.baseAddress!) } }
-        context.setCustom(self, key, type.box(lanes))
+        setCustom(key, type.box(lanes), in: context)
     }
 }

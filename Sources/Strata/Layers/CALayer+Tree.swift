@@ -23,7 +23,7 @@ extension CALayer {
         for l in new where !canAdopt(l) { return }
         for l in sublayers ?? [] where !new.contains(where: { $0 === l }) { l.removeFromSuperlayer() }
         for (i, l) in new.enumerated() { adopt(l, at: i) }
-        context.runEvent(self, .sublayers)
+        runEvent(.sublayers, in: context)
     }
 
     /// `insertSublayer(_:below:)`.
@@ -103,7 +103,7 @@ extension CALayer {
         // by themselves); respacing every insert once any layer had timing made a deep
         // chain's build quadratic.
         if layers.timedLayers > 0 && layers.inTimedSubtree(child.row) { engine.respaceSubtree(child.row) }
-        if wasParent != row { engine.runEvent(child, KeyInterner.onOrderIn) }
+        if wasParent != row { child.runEvent(KeyInterner.onOrderIn, in: engine) }
         if engine.recorder != nil { engine.recorder!.inserted(child, into: self, at: layers.siblingIndex(child.row)) }
     }
 

@@ -357,7 +357,7 @@ open class CALayer: NSObject, CAMediaTiming {
     /// Hidden layers are not drawn. Animatable; also sends kCAOnOrderIn / kCAOnOrderOut.
     open var isHidden: Bool {
         get { readScalar(.hidden) >= 0.5 }
-        set { context.setHidden(self, newValue) }
+        set { setHidden(newValue, in: context) }
     }
     /// Clips sublayers to the bounds. Animatable.
     open var masksToBounds: Bool {
@@ -425,32 +425,32 @@ open class CALayer: NSObject, CAMediaTiming {
     /// The contents (an image or any object). Changes run a fade transition by default.
     open var contents: Any? {
         get { readObject(.contents) }
-        set { context.setObject(self, .contents, newValue) }
+        set { setObject(.contents, newValue, in: context) }
     }
     /// A layer whose alpha masks this one.
     open var mask: CALayer? {
         get { readObject(.mask) as? CALayer }
-        set { context.setObject(self, .mask, newValue) }
+        set { setObject(.mask, newValue, in: context) }
     }
     /// The shadow's shape.
     open var shadowPath: CGPath? {
         get { readObject(.shadowPath) as? CGPath }
-        set { context.setObject(self, .shadowPath, newValue) }
+        set { setObject(.shadowPath, newValue, in: context) }
     }
     /// Filters applied to the layer and its sublayers.
     open var filters: [Any]? {
         get { readObject(.filters) as? [Any] }
-        set { context.setObject(self, .filters, newValue) }
+        set { setObject(.filters, newValue, in: context) }
     }
     /// Filters applied to the content behind the layer.
     open var backgroundFilters: [Any]? {
         get { readObject(.backgroundFilters) as? [Any] }
-        set { context.setObject(self, .backgroundFilters, newValue) }
+        set { setObject(.backgroundFilters, newValue, in: context) }
     }
     /// The filter compositing the layer with its background.
     open var compositingFilter: Any? {
         get { readObject(.compositingFilter) }
-        set { context.setObject(self, .compositingFilter, newValue) }
+        set { setObject(.compositingFilter, newValue, in: context) }
     }
 
     /// The affine part of `transform`.
@@ -463,44 +463,44 @@ open class CALayer: NSObject, CAMediaTiming {
     /// The layer's begin time in its parent's time.
     open var beginTime: Double {
         get { readScalar(.beginTime) }
-        set { context.setTiming(self, .beginTime, newValue) }
+        set { setTiming(.beginTime, newValue, in: context) }
     }
     /// The layer's basic duration (0: endless). With repeatCount, repeatDuration,
     /// autoreverses and fillMode it folds the local time its subtree's animations see, as
     /// an animation's are folded (SEMANTICS.md "Fidelity rules", layer timing).
     open var duration: Double {
         get { readScalar(.duration) }
-        set { context.setTiming(self, .duration, newValue) }
+        set { setTiming(.duration, newValue, in: context) }
     }
     /// Rate of the layer's time (0 pauses the subtree's animations).
     open var speed: Float {
         get { Float(readScalar(.speed)) }
-        set { context.setTiming(self, .speed, Double(newValue)) }
+        set { setTiming(.speed, Double(newValue), in: context) }
     }
     /// Offset of the layer's time.
     open var timeOffset: Double {
         get { readScalar(.timeOffset) }
-        set { context.setTiming(self, .timeOffset, newValue) }
+        set { setTiming(.timeOffset, newValue, in: context) }
     }
     /// Repeat count of the layer's time.
     open var repeatCount: Float {
         get { Float(readScalar(.repeatCount)) }
-        set { context.setTiming(self, .repeatCount, Double(newValue)) }
+        set { setTiming(.repeatCount, Double(newValue), in: context) }
     }
     /// Repeat duration of the layer's time.
     open var repeatDuration: Double {
         get { readScalar(.repeatDuration) }
-        set { context.setTiming(self, .repeatDuration, newValue) }
+        set { setTiming(.repeatDuration, newValue, in: context) }
     }
     /// Autoreverse of the layer's time.
     open var autoreverses: Bool {
         get { readScalar(.autoreverses) != 0 }
-        set { context.setTiming(self, .autoreverses, newValue ? 1 : 0) }
+        set { setTiming(.autoreverses, newValue ? 1 : 0, in: context) }
     }
     /// Fill mode of the layer's time.
     open var fillMode: CAMediaTimingFillMode {
         get { CAMediaTimingFillMode(code: UInt8(readScalar(.fillMode))) }
-        set { context.setTiming(self, .fillMode, Double(newValue.code)) }
+        set { setTiming(.fillMode, Double(newValue.code), in: context) }
     }
 
     /// The farthest descendant (or this layer) containing `p`, a point in the superlayer's
@@ -598,7 +598,7 @@ open class CALayer: NSObject, CAMediaTiming {
     /// Removes the layer from its parent (kCAOnOrderOut runs first).
     open func removeFromSuperlayer() {
         guard row >= 0, context.layers.parent[Int(row)] >= 0 else { return }
-        context.runEvent(self, KeyInterner.onOrderOut)
+        runEvent(KeyInterner.onOrderOut, in: context)
         leaveSuperlayer()
     }
 
@@ -607,7 +607,7 @@ open class CALayer: NSObject, CAMediaTiming {
     /// transition always uses kCATransition). Bad input (unknown key path, a value of the
     /// wrong type, a non-finite value or timing) is refused with a diagnostic.
     open func add(_ anim: CAAnimation, forKey key: String?) {
-        context.addAnimation(anim, forKey: anim is CATransition ? kCATransition : key, to: self, fromAction: false)
+        addAnimation(anim, forKey: anim is CATransition ? kCATransition : key, in: context, fromAction: false)
     }
 
     /// The animation under `key` (treat it as read-only), or nil.
@@ -706,11 +706,11 @@ open class CALayer: NSObject, CAMediaTiming {
     func writeScalar(_ p: PropertyID, _ v: Double) {
         var l = Lanes()
         l[0] = v
-        mutableEngine?.setProperty(self, p, l)
+        if let e = mutableEngine { setProperty(in: e, p, l) }
     }
 
     @inline(__always)
-    func writeLanes(_ p: PropertyID, _ l: Lanes) { mutableEngine?.setProperty(self, p, l) }
+    func writeLanes(_ p: PropertyID, _ l: Lanes) { if let e = mutableEngine { setProperty(in: e, p, l) } }
 
     func readObject(_ p: PropertyID) -> Any? {
         if row < 0 { return copiedObject(p.raw) }

@@ -5,7 +5,7 @@ open class CAShapeLayer: CALayer {
     /// The shape (animatable).
     open var path: CGPath? {
         get { readObject(.path) as? CGPath }
-        set { context.setObject(self, .path, newValue) }
+        set { setObject(.path, newValue, in: context) }
     }
     /// Fill colour (opaque black by default).
     open var fillColor: CGColor? {
