@@ -553,11 +553,13 @@ final class PresentationCopyTests: XCTestCase {
         var sum: Float = 0
         for _ in 0..<50_000 { sum += l.presentation()!.opacity }
         XCTAssertEqual(sum, 50_000)
-        XCTAssertLessThan(l.engine.liveCopies.count, 4_096 + 10, "unheld copies are swept")
+        XCTAssertLessThan(l.engine.layerObjects.liveCopyCount, 4_096 + 10, "unheld copies are swept")
+        XCTAssertTrue(l.engine.hasLiveCopies, "the engine knows copies read its columns")
         XCTAssertTrue(held.allSatisfy { $0.presentedRow == l.row }, "held copies still read the columns")
-        XCTAssertGreaterThan(l.engine.recycledLayers.count, 0, "unheld copies are kept for reuse")
+        XCTAssertGreaterThan(l.engine.layerObjects.recycledCount, 0, "unheld copies are kept for reuse")
         r.renderFrame(atTime: 1)
-        XCTAssertEqual(l.engine.liveCopies.count, 0, "a frame freezes the held ones and lets go of the rest")
+        XCTAssertEqual(l.engine.layerObjects.liveCopyCount, 0, "a frame freezes the held ones and lets go of the rest")
+        XCTAssertFalse(l.engine.hasLiveCopies, "and the engine's next change checks nothing more")
         XCTAssertTrue(held.allSatisfy { $0.presentedRow < 0 && $0.opacity == 1 && $0.model() === l })
     }
 }

@@ -89,8 +89,8 @@ final class ThreadTests: XCTestCase {
             r.renderFrame(atTime: 1.1)  // the copies nobody held are kept for reuse
             _ = l.presentation()       // and one stays live until the thread ends
             engine = root.engine
-            recycled = root.engine.recycledLayers.count + root.engine.recycledShapeLayers.count
-            live = root.engine.liveCopies.count
+            recycled = root.engine.layerObjects.recycledCount
+            live = root.engine.layerObjects.liveCopyCount
         }
         XCTAssertGreaterThan(recycled, 1, "the engine kept copies for reuse (the case under test)")
         XCTAssertEqual(live, 1)

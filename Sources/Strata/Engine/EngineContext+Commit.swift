@@ -21,36 +21,13 @@ extension EngineContext {
     /// Pops the top level; at the bottom of the stack this is the real commit.
     func commitTop() {
         // The outermost commit displays marked layers first (their drawing joins it).
-        if _slowPath(displayWork != nil) && transactions.count == 1 { runDisplayPass(displayWork!) }
+        if _slowPath(layerSide != nil) && transactions.count == 1 { layerSide.unsafelyUnwrapped.outermostCommitWillPop(self) }
         guard transactions.pop() != nil else { return }
         if transactions.isEmpty {
             commitToRenderTree()
             reportedFullThisTransaction = false
         }
         fireCompletionGroups()
-    }
-
-    /// Marks layers whose class displays for a key changed in this transaction (or whose
-    /// bounds changed with `needsDisplayOnBoundsChange`), then displays the marked ones.
-    @inline(never)
-    private func runDisplayPass(_ displayQueue: DisplayQueue) {
-        if displayQueue.watchesKeys || displayQueue.watchesBounds {
-            // Indexed: a display callback may change properties (appended, not visited), or
-            // flush, whose commit takes the log (and its own pass over it): then this stops.
-            for k in 0..<changes.properties.count where k < changes.properties.count {
-                let (row, p) = (changes.properties[k].row, changes.properties[k].property)
-                guard layers.flags[Int(row)] & LayerFlags.alive != 0 else { continue }
-                let custom = layers.flags[Int(row)] & LayerFlags.customClass != 0
-                guard custom || (displayQueue.watchesBounds && p == .bounds),
-                      let layer = layers.handle[Int(row)]?.takeUnretainedValue() else { continue }
-                layer.noteDisplayChange(PropertyTable[p].name)
-            }
-            for (row, key) in changes.objects where layers.flags[Int(row)] & LayerFlags.customClass != 0 {
-                guard let layer = layers.handle[Int(row)]?.takeUnretainedValue() else { continue }
-                layer.noteDisplayChange(KeyInterner.name(PropertyID(key)))
-            }
-        }
-        if displayQueue.hasMarked { displayQueue.displayMarked() }
     }
 
     /// `flush()`: commits the implicit transaction when it is the only one open.

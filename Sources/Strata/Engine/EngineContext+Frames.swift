@@ -33,7 +33,7 @@ extension EngineContext {
     /// Retires finished animations, then calls animationDidStart / animationDidStop and the
     /// completion blocks whose animations are all done.
     func endFrame() {
-        if _slowPath(displayWork != nil), displayWork!.hasAnimating { displayWork!.displayAnimated() }
+        if _slowPath(layerSide != nil) { layerSide.unsafelyUnwrapped.frameWillEnd() }
         // A frame in which no entry started or completed (most frames of a long animation)
         // has nothing to retire or tell: the frame renderer is not asked (asking costs about
         // 110 instructions a frame, 1% of frame/opacity/shared/basic/1000's 9,750).

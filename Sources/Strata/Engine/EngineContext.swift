@@ -9,9 +9,11 @@ import Glibc
 /// animation and timing stores, the transaction stack, the clock and the lookup strategy.
 /// Layers created on a thread live in that thread's engine.
 final class EngineContext {
-    /// Layers to display at the next commit and layers drawing animated keys (CALayer+Display):
-    /// made on first use, so engines that never draw allocate nothing for it.
-    var displayWork: DisplayQueue?
+    /// What the layer objects keep for this engine (presentation copies, display work),
+    /// made by the faces on first use (`Engine/LayerSide.swift`).
+    @exclusivity(unchecked) var layerSide: (any LayerSide)?
+    /// Some presentation copy reads the presentation columns: it is frozen before they change.
+    @exclusivity(unchecked) var hasLiveCopies = false
     let layers = LayerStore()
     let animations = AnimationStore()
     let timings = TimingStore()
@@ -52,13 +54,7 @@ final class EngineContext {
     @exclusivity(unchecked) var deferredStops: [(CAAnimation, Bool)] = []
     /// This thread's open `StrataDiagnostics.capture` and `withholding` scopes.
     let diagnostics = DiagnosticScopes()
-    /// Presentation copies that read the presentation columns on access, frozen before
-    /// those change (`freezeLiveCopies`), and the layer `presentation()` is copying now.
-    @exclusivity(unchecked) var liveCopies = CopyStack()
-    @exclusivity(unchecked) var liveCopiesSweepAt = 4_096
-    /// Copies nobody held, kept for the next ones (see `recycle`).
-    @exclusivity(unchecked) var recycledLayers = CopyStack()
-    @exclusivity(unchecked) var recycledShapeLayers = CopyStack()
+    /// The layer `presentation()` is copying now.
     @exclusivity(unchecked) var presentationCopySource: ObjectIdentifier?
     /// Records this engine's use while set (`StrataRecording`); every hook tests it once.
     @exclusivity(unchecked) var recorder: EngineRecorder?
@@ -166,7 +162,7 @@ final class EngineContext {
         while !context.transactions.isEmpty { context.commitTop() }
         if context.recorder != nil { StrataRecording.finish(context) }
         // Presentation copies hold their engine: the ones it keeps would keep it for ever.
-        context.releaseKeptCopies()
+        context.layerSide?.engineWillEnd(context)
         install(nil)
         c.release()
     }

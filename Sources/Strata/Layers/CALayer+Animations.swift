@@ -69,13 +69,3 @@ extension CALayer {
     /// This layer's engine's display work.
     var displayQueue: DisplayQueue { engine.displayQueue }
 }
-
-extension EngineContext {
-    /// This engine's display work, made on first use.
-    var displayQueue: DisplayQueue {
-        if let q = displayWork { return q }
-        let q = DisplayQueue()
-        displayWork = q
-        return q
-    }
-}

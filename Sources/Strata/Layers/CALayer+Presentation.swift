@@ -6,7 +6,7 @@ import Foundation
 // value: the copy keeps its model layer's row and reads the presentation columns when a value
 // is asked for (objects and the running transition are taken at once: a shared dictionary in
 // the common case). That is only right while the columns hold what was on screen when the
-// copy was made, so the engine keeps its live copies (`EngineContext.liveCopies`) and, before
+// copy was made, so the engine keeps its live copies (`LayerObjects`) and, before
 // anything changes what is presented (a commit, `render()`, `endFrame()`, an animation
 // removed, layer timing set) or frees a row, freezes each copy still held elsewhere: it then
 // copies every value, as every copy used to at once. A copy read at once and dropped, the
@@ -134,7 +134,7 @@ extension CALayer {
         let cls = type(of: self)
         if cls == CALayer.self || cls == CAShapeLayer.self {
             // A copy nobody holds any more is used again (no allocation, no deinit).
-            if let recycled = e.recycledCopy(shape: cls == CAShapeLayer.self) {
+            if let recycled = e.layerObjects.recycledCopy(shape: cls == CAShapeLayer.self) {
                 recycled.present(self)
                 p = unsafeDowncast(recycled, to: Self.self)
             } else {
@@ -152,7 +152,7 @@ extension CALayer {
             fill(p)
             return p
         }
-        e.registerLiveCopy(p)
+        e.layerObjects.registerLiveCopy(p, in: e)
         return p
     }
 }

@@ -1,0 +1,131 @@
+/// What the layers keep per engine (the engine's `LayerSide`): the presentation copies it
+/// tracks and recycles, and its display work. Made on first use (`EngineContext.layerObjects`),
+/// so an engine whose layers never made a copy or drew allocates none of it.
+final class LayerObjects: LayerSide {
+    /// Presentation copies that read the presentation columns on access, frozen before
+    /// those change (`presentedValuesWillChange`).
+    private var liveCopies = CopyStack()
+    private var liveCopiesSweepAt = 4_096
+    /// Copies nobody held, kept for the next ones (see `recycle`).
+    private var recycledLayers = CopyStack()
+    private var recycledShapeLayers = CopyStack()
+    /// Layers to display at the next commit and layers drawing animated keys
+    /// (CALayer+Display): made on first use, so engines that never draw allocate nothing for it.
+    private var displayWork: DisplayQueue?
+    init() {}
+
+    /// Display work, made on first use.
+    var displayQueue: DisplayQueue {
+        if let q = displayWork { return q }
+        let q = DisplayQueue()
+        displayWork = q
+        return q
+    }
+
+    // MARK: presentation copies
+
+    /// Keeps a new presentation copy until the engine next changes what is presented.
+    /// Copies nobody else holds are taken back on the way (every 4,096 new ones at most),
+    /// so a loop reading `presentation()` of every layer holds a bounded number.
+    @inline(__always)
+    func registerLiveCopy(_ copy: CALayer, in engine: EngineContext) {
+        liveCopies.push(copy)
+        engine.hasLiveCopies = true
+        if _slowPath(liveCopies.count >= liveCopiesSweepAt) { sweepLiveCopies(engine) }
+    }
+
+    @inline(never)
+    private func sweepLiveCopies(_ engine: EngineContext) {
+        var i = 0
+        while i < liveCopies.count {
+            if liveCopies.isUnique(at: i) { recycle(liveCopies.remove(at: i)) } else { i += 1 }
+        }
+        // Held copies stay; the next sweep waits until as many new ones came.
+        liveCopiesSweepAt = max(4_096, 2 * liveCopies.count)
+        engine.hasLiveCopies = !liveCopies.isEmpty
+    }
+
+    /// Up to 4,096 copies of each of the engine's own classes that nobody held are kept for
+    /// the next `presentation()` calls (custom subclasses' copies are let go: their
+    /// `init(layer:)` must run; so are copies whose holder set a delegate, actions or style).
+    private func recycle(_ copy: consuming CALayer) {
+        let cls = type(of: copy)
+        guard copy.presentedRow >= 0, !copy.copyChanged else { return }
+        if cls == CALayer.self {
+            if recycledLayers.count < 4_096 { recycledLayers.push(copy) }
+        } else if cls == CAShapeLayer.self {
+            if recycledShapeLayers.count < 4_096 { recycledShapeLayers.push(copy) }
+        }
+    }
+
+    /// Copies the engine tracks now, and copies kept for reuse (for tests and reports).
+    var liveCopyCount: Int { liveCopies.count }
+    var recycledCount: Int { recycledLayers.count + recycledShapeLayers.count }
+
+    /// A copy kept by `recycle`, or nil.
+    @inline(__always)
+    func recycledCopy(shape: Bool) -> CALayer? {
+        shape ? recycledShapeLayers.pop() : recycledLayers.pop()
+    }
+
+    func presentedValuesWillChange(dying: Int32, in engine: EngineContext) {
+        while var c = liveCopies.pop() {
+            if isKnownUniquelyReferenced(&c) {
+                recycle(c)
+            } else {
+                c.freezePresentation(modelAlive: dying != EngineContext.everyRowDying && c.presentedRow != dying)
+            }
+        }
+        liveCopiesSweepAt = 4_096
+        engine.hasLiveCopies = false
+    }
+
+    func engineWillEnd(_ engine: EngineContext) {
+        presentedValuesWillChange(dying: -1, in: engine)
+        while recycledLayers.pop() != nil {}
+        while recycledShapeLayers.pop() != nil {}
+    }
+
+    // MARK: display
+
+    /// Marks layers whose class displays for a key changed in this transaction (or whose
+    /// bounds changed with `needsDisplayOnBoundsChange`), then displays the marked ones.
+    func outermostCommitWillPop(_ engine: EngineContext) {
+        guard let displayQueue = displayWork else { return }
+        let layers = engine.layers
+        if displayQueue.watchesKeys || displayQueue.watchesBounds {
+            // Indexed: a display callback may change properties (appended, not visited), or
+            // flush, whose commit takes the log (and its own pass over it): then this stops.
+            for k in 0..<engine.changes.properties.count where k < engine.changes.properties.count {
+                let (row, p) = (engine.changes.properties[k].row, engine.changes.properties[k].property)
+                guard layers.flags[Int(row)] & LayerFlags.alive != 0 else { continue }
+                let custom = layers.flags[Int(row)] & LayerFlags.customClass != 0
+                guard custom || (displayQueue.watchesBounds && p == .bounds),
+                      let layer = layers.handle[Int(row)]?.takeUnretainedValue() else { continue }
+                layer.noteDisplayChange(PropertyTable[p].name)
+            }
+            for (row, key) in engine.changes.objects where layers.flags[Int(row)] & LayerFlags.customClass != 0 {
+                guard let layer = layers.handle[Int(row)]?.takeUnretainedValue() else { continue }
+                layer.noteDisplayChange(KeyInterner.name(PropertyID(key)))
+            }
+        }
+        if displayQueue.hasMarked { displayQueue.displayMarked() }
+    }
+
+    func frameWillEnd() {
+        if let q = displayWork, q.hasAnimating { q.displayAnimated() }
+    }
+}
+
+extension EngineContext {
+    /// What the layers keep for this engine, made on first use.
+    var layerObjects: LayerObjects {
+        if let s = layerSide { return unsafeDowncast(s, to: LayerObjects.self) }
+        let s = LayerObjects()
+        layerSide = s
+        return s
+    }
+
+    /// This engine's display work.
+    var displayQueue: DisplayQueue { layerObjects.displayQueue }
+}
