@@ -34,9 +34,9 @@ final class ArchitectureTests: XCTestCase {
     static let faces: Set<String> = ["Layers", "Host", "Vocabulary"]
     static let owner = "Engine"
 
-    /// Back edges of today's tree, as "file -> Room.Type". Each is a debt with its way out:
-    /// - the owner's extensions that touch CALayer objects (Engine/*) move into the parts or
-    ///   behind the layers' face;
+    /// Back edges of today's tree, as "file -> Room.Type". Each is a debt with its way out
+    /// (the owner, Engine/, has none left: what it asks of layer objects goes through the
+    /// `LayerSide` protocol the layers implement):
     /// - the lookup's walk of layer objects (Actions/*) moves to the setter's side (Layers);
     /// - the recorder (Recording/*) observes the faces and is reached from them;
     /// - the snapshot reads layer objects (a replicator's settings, a shape's path).
@@ -46,7 +46,6 @@ final class ArchitectureTests: XCTestCase {
         "Actions/ActionLookup.swift -> Vocabulary.View",
         "Actions/ActionOverride.swift -> Layers.CALayer",
         "Actions/LookupBatch.swift -> Layers.CALayer",
-        "Engine/EngineContext.swift -> Layers.CALayer",
         "Recording/EngineRecorder.swift -> Engine.EngineContext",
         "Recording/EngineRecorder.swift -> Layers.CALayer",
         "Recording/EngineRecorder.swift -> Layers.CAShapeLayer",

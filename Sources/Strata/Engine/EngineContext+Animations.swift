@@ -151,10 +151,8 @@ extension EngineContext {
             animations.customSlots -= 1
         }
         guard let d = animations.derivedValues[id] else { return }
-        if snap, let h = layers.handle[Int(r.layer)], !animations.hasCustomAnimation(row: r.layer, key: d.customKey, except: id) {
-            let layer = h.takeUnretainedValue()
-            layer.animatedCustom[d.customKey] = nil
-            layer.committedObjects[d.customKey] = layer.customModel(d.customKey)
+        if snap, !animations.hasCustomAnimation(row: r.layer, key: d.customKey, except: id) {
+            layerSide?.customAnimationRemoved(row: r.layer, key: d.customKey, in: self)
         }
         promoteSoleCustomSlot(row: r.layer, key: d.customKey)
     }
@@ -224,12 +222,10 @@ extension EngineContext {
             if r.kind == .derived {
                 if snap && !animations.hasAnimation(row: r.layer, property: p) { layers.snapPresentation(r.layer, p) }
             } else if r.kind == .object {
-                if !animations.hasAnimation(row: r.layer, property: p), let h = layers.handle[row] {
-                    let layer = h.takeUnretainedValue()
+                if !animations.hasAnimation(row: r.layer, property: p), layers.handle[row] != nil {
                     if snap {
                         // Removed: the model value shows at once, as for lane properties.
-                        layer.animatedObjects[p.raw] = nil
-                        layer.committedObjects[p.raw] = layer.readObject(p)
+                        layerSide?.objectAnimationRemoved(row: r.layer, p, in: self)
                     } else {
                         // Replaced: what it showed stays until the next frame refreshes it.
                         changes.refreshAtRender.append((r.layer, p))
@@ -265,16 +261,12 @@ extension EngineContext {
         while c >= 0 {
             let next = layers.nextSibling[Int(c)]
             layers.unlink(c)
-            if let h = layers.handle[Int(c)] { pendingReleases.append(h) }
+            if layers.handle[Int(c)] != nil { orphans.append(c) }
             c = next
         }
         layers.unlink(row)
         layers.free(row)
-        // A chain of a million layers is released level by level here, not by recursion.
-        guard !drainingReleases else { return }
-        drainingReleases = true
-        while let h = pendingReleases.popLast() { h.release() }
-        drainingReleases = false
+        if !orphans.isEmpty { layerSide?.releaseOrphans(self) }
     }
 }
 

@@ -21,7 +21,7 @@ extension EngineContext {
     /// Pops the top level; at the bottom of the stack this is the real commit.
     func commitTop() {
         // The outermost commit displays marked layers first (their drawing joins it).
-        if _slowPath(layerSide != nil) && transactions.count == 1 { layerSide.unsafelyUnwrapped.outermostCommitWillPop(self) }
+        if _slowPath(hasDisplayWork) && transactions.count == 1 { layerSide.unsafelyUnwrapped.outermostCommitWillPop(self) }
         guard transactions.pop() != nil else { return }
         if transactions.isEmpty {
             commitToRenderTree()

@@ -19,7 +19,7 @@ extension EngineContext {
                 // A change not committed yet shows at its commit (which snaps it), not before.
                 guard !animations.hasAnimation(row: row, property: p) && !changes.contains(row: row, p) else { continue }
                 if PropertyTable[p].kind == .object {
-                    layers.handle[Int(row)]?.takeUnretainedValue().animatedObjects[p.raw] = nil
+                    layerSide?.animatedObjectRefreshed(row: row, p, in: self)
                     layers.noteChanged(row)
                 } else {
                     layers.snapPresentation(row, p)
@@ -33,7 +33,7 @@ extension EngineContext {
     /// Retires finished animations, then calls animationDidStart / animationDidStop and the
     /// completion blocks whose animations are all done.
     func endFrame() {
-        if _slowPath(layerSide != nil) { layerSide.unsafelyUnwrapped.frameWillEnd() }
+        if _slowPath(hasDisplayWork) { layerSide.unsafelyUnwrapped.frameWillEnd() }
         // A frame in which no entry started or completed (most frames of a long animation)
         // has nothing to retire or tell: the frame renderer is not asked (asking costs about
         // 110 instructions a frame, 1% of frame/opacity/shared/basic/1000's 9,750).

@@ -14,6 +14,8 @@ final class EngineContext {
     @exclusivity(unchecked) var layerSide: (any LayerSide)?
     /// Some presentation copy reads the presentation columns: it is frozen before they change.
     @exclusivity(unchecked) var hasLiveCopies = false
+    /// The layers' side has display work: asked at each outermost commit and frame end.
+    @exclusivity(unchecked) var hasDisplayWork = false
     let layers = LayerStore()
     let animations = AnimationStore()
     let timings = TimingStore()
@@ -32,11 +34,9 @@ final class EngineContext {
 
     deinit { changes.free() }
 
-    /// Sublayers a deinitialising layer let go of, released one at a time by the outermost
-    /// `layerDidDeinit` (releasing them from inside it would recurse once per level and
-    /// overflow the stack on a deep tree).
-    @exclusivity(unchecked) var pendingReleases: [Unmanaged<CALayer>] = []
-    @exclusivity(unchecked) var drainingReleases = false
+    /// Rows of the sublayers a going layer held, unlinked and waiting for the layers' side
+    /// to release them (`LayerSide.releaseOrphans`).
+    @exclusivity(unchecked) var orphans: [Int32] = []
 
     /// What the open transactions changed, until the outermost commit (Changes/ChangeLog.swift).
     @exclusivity(unchecked) var changes = ChangeLog()
@@ -91,9 +91,9 @@ final class EngineContext {
 
     /// A layer of this engine was used on another thread.
     @inline(never)
-    func reportForeignUse(_ layer: CALayer) {
+    func reportForeignUse(layerNamed name: String?) {
         StrataDiagnostics.emit(.wrongThread,
-            "a CALayer\(layer.name.map { " named '\($0)'" } ?? "") was used on a thread other than the one that created it: each thread has its own engine and transaction stack, so changes from another thread are refused and reads may race; hand the work to the layer's own thread")
+            "a CALayer\(name.map { " named '\($0)'" } ?? "") was used on a thread other than the one that created it: each thread has its own engine and transaction stack, so changes from another thread are refused and reads may race; hand the work to the layer's own thread")
     }
 
     /// Rows of layers released on other threads, freed by this engine's own thread.

@@ -1,8 +1,8 @@
 /// The layer objects' side of an engine: the state the faces keep per engine (presentation
 /// copies, display work) and the moments the owner tells them of. The faces implement it
-/// (`Layers/LayerObjects.swift`) and make it on first use; the owner holds it as this
-/// protocol, so it names no layer object, and asks it only when it exists (an engine whose
-/// layers never made a copy or drew keeps none).
+/// (`Layers/LayerObjects.swift`) and make it with the engine's first layer; the owner holds it
+/// as this protocol, so it names no layer object. Every row belongs to a layer made after it,
+/// so whatever the owner asks about a row, it asks an existing side.
 protocol LayerSide: AnyObject {
     /// What is presented is about to change, or rows are about to be freed: live copies take
     /// their values now. `dying`: a row whose layer is going away (its copies keep no
@@ -16,6 +16,18 @@ protocol LayerSide: AnyObject {
     /// The engine's thread ends: let go of everything kept (a kept copy refers to its
     /// engine and would keep it alive).
     func engineWillEnd(_ engine: EngineContext)
+    /// The last animation of object property `property` of `row` was removed: the layer
+    /// shows its model value at once.
+    func objectAnimationRemoved(row: Int32, _ property: PropertyID, in engine: EngineContext)
+    /// The last animation of custom key `key` of `row` was removed: the model value shows.
+    func customAnimationRemoved(row: Int32, key: Int32, in engine: EngineContext)
+    /// An object property's animated value is dropped at this frame (its replacement was
+    /// removed before it ran): the committed value shows.
+    func animatedObjectRefreshed(row: Int32, _ property: PropertyID, in engine: EngineContext)
+    /// The sublayers a going layer held (`EngineContext.orphans`) are let go, one at a time
+    /// (releasing them from inside their parent's deinit would recurse once per level and
+    /// overflow the stack on a deep tree).
+    func releaseOrphans(_ engine: EngineContext)
 }
 
 extension EngineContext {

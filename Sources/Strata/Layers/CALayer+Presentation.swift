@@ -124,7 +124,7 @@ extension CALayer {
         guard e.isCurrent else {
             // Read from another thread (reported): a copy made now, the engine's list of
             // live copies left alone.
-            e.reportForeignUse(self)
+            e.reportForeignUse(layerNamed: name)
             let p = Self(_strataLayer: self)
             fill(p)
             p.copyAcceptsWrites = false

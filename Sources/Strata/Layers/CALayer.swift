@@ -14,7 +14,7 @@ open class CALayer: NSObject, CAMediaTiming {
     /// the engine's change entry points refuse the call (a read still returns, and may race).
     var context: EngineContext {
         @inline(__always) get {
-            if _slowPath(!engine.isCurrent) { engine.reportForeignUse(self) }
+            if _slowPath(!engine.isCurrent) { engine.reportForeignUse(layerNamed: name) }
             return engine
         }
     }
@@ -22,7 +22,7 @@ open class CALayer: NSObject, CAMediaTiming {
     /// (the change is refused). One thread-local read: the change paths check here, once.
     var mutableEngine: EngineContext? {
         @inline(__always) get {
-            if _slowPath(!engine.isCurrent) { engine.reportForeignUse(self); return nil }
+            if _slowPath(!engine.isCurrent) { engine.reportForeignUse(layerNamed: name); return nil }
             return engine
         }
     }
@@ -87,7 +87,7 @@ open class CALayer: NSObject, CAMediaTiming {
     @inline(__always)
     func refusedOnAnotherThread() -> Bool {
         guard row >= 0, _slowPath(!engine.isCurrent) else { return false }
-        engine.reportForeignUse(self)
+        engine.reportForeignUse(layerNamed: name)
         return true
     }
     /// A name for debugging and lookup.
@@ -189,6 +189,8 @@ open class CALayer: NSObject, CAMediaTiming {
 
     /// A new row's flags, handle and place in the open transaction.
     private func register() {
+        // The engine's first layer makes its layers' side (what the engine tells the layers).
+        if _slowPath(engine.layerSide == nil) { _ = engine.layerObjects }
         engine.animations.layerRowMade(row)
         let cls = type(of: self)
         var f: UInt16 = 0

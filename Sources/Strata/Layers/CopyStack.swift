@@ -51,10 +51,11 @@ struct CopyStack: ~Copyable {
     }
 
     private mutating func grow() {
-        let n = Slab<CALayer>.allocate(capacity: capacity * 2)
+        let c = Swift.max(64, capacity * 2)
+        let n = Slab<CALayer>.allocate(capacity: c)
         n.base.moveInitialize(from: base.base, count: count)
         base.free()
         base = n
-        capacity *= 2
+        capacity = c
     }
 }

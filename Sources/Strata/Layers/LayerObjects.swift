@@ -1,24 +1,30 @@
 /// What the layers keep per engine (the engine's `LayerSide`): the presentation copies it
-/// tracks and recycles, and its display work. Made on first use (`EngineContext.layerObjects`),
-/// so an engine whose layers never made a copy or drew allocates none of it.
+/// tracks and recycles, its display work, and the layer objects' animated values as the
+/// engine's animations end. Made with the engine's first layer (`EngineContext.layerObjects`);
+/// its copy stacks and display work are made on first use.
 final class LayerObjects: LayerSide {
     /// Presentation copies that read the presentation columns on access, frozen before
     /// those change (`presentedValuesWillChange`).
-    private var liveCopies = CopyStack()
+    private var liveCopies = CopyStack(capacity: 0)
     private var liveCopiesSweepAt = 4_096
     /// Copies nobody held, kept for the next ones (see `recycle`).
-    private var recycledLayers = CopyStack()
-    private var recycledShapeLayers = CopyStack()
+    private var recycledLayers = CopyStack(capacity: 0)
+    private var recycledShapeLayers = CopyStack(capacity: 0)
+    /// The outermost `releaseOrphans` is letting go of sublayers (inner calls return).
+    private var releasingOrphans = false
     /// Layers to display at the next commit and layers drawing animated keys
     /// (CALayer+Display): made on first use, so engines that never draw allocate nothing for it.
     private var displayWork: DisplayQueue?
+
     init() {}
 
-    /// Display work, made on first use.
-    var displayQueue: DisplayQueue {
+    /// Display work, made on first use (the engine then asks at each outermost commit and
+    /// frame end).
+    func displayQueue(_ engine: EngineContext) -> DisplayQueue {
         if let q = displayWork { return q }
         let q = DisplayQueue()
         displayWork = q
+        engine.hasDisplayWork = true
         return q
     }
 
@@ -115,10 +121,39 @@ final class LayerObjects: LayerSide {
     func frameWillEnd() {
         if let q = displayWork, q.hasAnimating { q.displayAnimated() }
     }
+
+    // MARK: animated values of layer objects
+
+    func objectAnimationRemoved(row: Int32, _ property: PropertyID, in engine: EngineContext) {
+        guard let layer = engine.layers.handle[Int(row)]?.takeUnretainedValue() else { return }
+        layer.animatedObjects[property.raw] = nil
+        layer.committedObjects[property.raw] = layer.readObject(property)
+    }
+
+    func customAnimationRemoved(row: Int32, key: Int32, in engine: EngineContext) {
+        guard let layer = engine.layers.handle[Int(row)]?.takeUnretainedValue() else { return }
+        layer.animatedCustom[key] = nil
+        layer.committedObjects[key] = layer.customModel(key)
+    }
+
+    func animatedObjectRefreshed(row: Int32, _ property: PropertyID, in engine: EngineContext) {
+        engine.layers.handle[Int(row)]?.takeUnretainedValue().animatedObjects[property.raw] = nil
+    }
+
+    // MARK: sublayers of going layers
+
+    func releaseOrphans(_ engine: EngineContext) {
+        // A chain of a million layers is released level by level here, not by recursion:
+        // a release that ends a layer queues its sublayers and returns to this loop.
+        guard !releasingOrphans else { return }
+        releasingOrphans = true
+        while let row = engine.orphans.popLast() { engine.layers.handle[Int(row)]?.release() }
+        releasingOrphans = false
+    }
 }
 
 extension EngineContext {
-    /// What the layers keep for this engine, made on first use.
+    /// What the layers keep for this engine (made with its first layer).
     var layerObjects: LayerObjects {
         if let s = layerSide { return unsafeDowncast(s, to: LayerObjects.self) }
         let s = LayerObjects()
@@ -127,5 +162,5 @@ extension EngineContext {
     }
 
     /// This engine's display work.
-    var displayQueue: DisplayQueue { layerObjects.displayQueue }
+    var displayQueue: DisplayQueue { layerObjects.displayQueue(self) }
 }
