@@ -338,24 +338,8 @@ open class CALayer: NSObject, CAMediaTiming {
     /// Derived from bounds, position, anchorPoint and transform; not animatable. Setting it
     /// sets `position` and `bounds.size` (and those animate).
     open var frame: CGRect {
-        get {
-            let b = bounds, p = position, a = anchorPoint
-            let local = CGRect(x: -a.x * b.width, y: -a.y * b.height, width: b.width, height: b.height)
-            let t = transform
-            let r = CATransform3DIsIdentity(t) ? local : local.applying(CATransform3DGetAffineTransform(t))
-            return CGRect(x: p.x + r.origin.x, y: p.y + r.origin.y, width: r.width, height: r.height)
-        }
-        set {
-            guard [newValue.origin.x, newValue.origin.y, newValue.width, newValue.height].allSatisfy({ $0.isFinite }) else {
-                StrataDiagnostics.emit(.nonFiniteValue, "frame = \(newValue): coordinates must be finite; ignored")
-                return
-            }
-            let a = anchorPoint
-            var b = bounds
-            b.size = newValue.size
-            position = CGPoint(x: newValue.origin.x + a.x * newValue.width, y: newValue.origin.y + a.y * newValue.height)
-            bounds = b
-        }
+        get { frameFromGeometry() }
+        set { setFrameThroughGeometry(newValue) }
     }
 
     /// The contents (an image or any object). Changes run a fade transition by default.

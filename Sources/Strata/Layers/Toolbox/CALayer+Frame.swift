@@ -1,5 +1,7 @@
 import Foundation
 
+/// `frame`, derived from bounds, position, anchor point and transform: one source for both
+/// engines (Layers/Toolbox is compiled into StrataReference too), each `frame` forwarding here.
 extension CALayer {
     /// `frame`'s getter: derived from bounds, position, anchor point and transform.
     func frameFromGeometry() -> CGRect {
