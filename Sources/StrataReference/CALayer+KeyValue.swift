@@ -48,18 +48,7 @@ extension CALayer {
     }
 
     func writeValue(_ value: Any?, forKeyPath keyPath: String) {
-        switch keyPath {
-        case "name":
-            guard value == nil || value is String else { return refuseType(keyPath, value) }
-            name = value as? String
-            return
-        case "sublayers":
-            guard value == nil || value is [CALayer] else { return refuseType(keyPath, value) }
-            sublayers = value as? [CALayer]
-            return
-        default:
-            break
-        }
+        if setTreeKeyValue(value, forKeyPath: keyPath) { return }
         guard let target = KeyPaths.resolve(keyPath, isShape: self is CAShapeLayer) else {
             if KeyPaths.isCustomKey(keyPath) {
                 guard toolboxAccepts(keyPath, value) else { return refuseType(keyPath, value) }
@@ -129,10 +118,5 @@ extension CALayer {
             return
         }
         engine.setCustom(of: self, key, type.box(field.writing(v, additive: false, into: components)))
-    }
-
-    func refuseType(_ keyPath: String, _ value: Any?) {
-        StrataDiagnostics.emit(.wrongValueType,
-            "setValue: a \(value.map { "\(type(of: $0))" } ?? "nil") does not fit \"\(keyPath)\" on \(type(of: self)); nothing changed")
     }
 }

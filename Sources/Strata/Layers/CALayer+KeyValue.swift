@@ -1,13 +1,5 @@
 import Foundation
 
-extension CALayer {
-    func refuseType(_ keyPath: String, _ value: Any?) {
-        StrataDiagnostics.emit(.wrongValueType,
-            "setValue: a \(value.map { "\(type(of: $0))" } ?? "nil") does not fit \"\(keyPath)\" on \(type(of: self)); nothing changed")
-    }
-
-}
-
 extension PropertyID {
     /// Does `v` have the type object property p holds?
     func fitsObject(_ v: Any?) -> Bool {
@@ -75,17 +67,7 @@ extension CALayer {
 
     /// `setValue(_:forKeyPath:)`: refuses what does not fit, then writes and runs the action.
     func setKeyValue(_ value: Any?, forKeyPath keyPath: String) {
-        switch keyPath {
-        case "name":
-            guard value == nil || value is String else { return refuseType(keyPath, value) }
-            name = value as? String
-            return
-        case "sublayers":
-            guard value == nil || value is [CALayer] else { return refuseType(keyPath, value) }
-            sublayers = value as? [CALayer]
-            return
-        default: break
-        }
+        if setTreeKeyValue(value, forKeyPath: keyPath) { return }
         guard let r = KeyPathResolver.resolve(keyPath, isShape: self is CAShapeLayer) else {
             if !keyPath.contains("."), PropertyTable.idsByName[keyPath] == nil {
                 guard toolboxAccepts(keyPath, value) else { return refuseType(keyPath, value) }
