@@ -41,7 +41,7 @@ final class TransactionLevel {
 /// shared): the work on its engine's transaction stack. Callers' values are checked by the face.
 enum TransactionFront {
     static func begin() { ReferenceEngine.current.begin() }
-    static func commit(file: StaticString, line: UInt) { ReferenceEngine.current.commit(file: file, line: line) }
+    static func commit() -> Bool { ReferenceEngine.current.commit() }
     static func flush() { ReferenceEngine.current.flush() }
 
     static func animationDuration() -> Double { ReferenceEngine.current.transactions.last?.animationDuration ?? 0.25 }
@@ -85,14 +85,11 @@ extension ReferenceEngine {
         transactions.append(transactions.last?.nested() ?? TransactionLevel(isImplicit: false))
     }
 
-    func commit(file: StaticString, line: UInt) {
-        guard let top = transactions.last, !top.isImplicit else {
-            StrataDiagnostics.emit(.unbalancedCommit,
-                "CATransaction.commit() without a matching begin() at \(file):\(line); ignored",
-                file: file, line: line)
-            return
-        }
+    /// Pops the innermost explicit transaction; false when none is open (the face reports it).
+    func commit() -> Bool {
+        guard let top = transactions.last, !top.isImplicit else { return false }
         commitTop()
+        return true
     }
 
     /// Commits the implicit transaction when it is the only one open.

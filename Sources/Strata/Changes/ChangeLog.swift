@@ -1,8 +1,8 @@
 /// What the open transactions changed, kept until the outermost commit applies it: the
 /// setters write the model and note the change here (one append, no lookup); the commit
-/// (`Engine/EngineContext+Commit.swift`) reads the notes in bulk: new timing entries get
-/// their begin time, changed properties with no animation show their model value, changed
-/// objects are committed, new layers join the render tree.
+/// (`ChangeLog+Commit.swift`) reads the notes in bulk: new timing entries get their begin
+/// time, changed properties with no animation show their model value, new layers join the
+/// render tree; changed objects are committed by the layers' side.
 ///
 /// What an action running for a change needs to know of it (the value shown before the
 /// change, which an animation added by the action starts from) is not here but in

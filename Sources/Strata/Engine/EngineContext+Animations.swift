@@ -1,5 +1,9 @@
 import Foundation
 
+/// The owner's sequencing of adds and removals: which part does what, in which order, and
+/// the callbacks once the stores are consistent. The rows themselves are the stores'
+/// (`Stores/AnimationStore+Removal.swift`) and the compiler's
+/// (`Animations/AnimationCompiler+Install.swift`).
 extension EngineContext {
     // MARK: adding
 
@@ -17,8 +21,8 @@ extension EngineContext {
             withUnsafePointer(to: &t) { tp in
                 fp.withMemoryRebound(to: Double.self, capacity: 16) { f in
                     tp.withMemoryRebound(to: Double.self, capacity: 16) { t in
-                        _ = addLaneRecord(row: row, p, offset: 0, width: w, from: f, to: t, timing: e,
-                                          key: p.raw, additive: false, object: nil)
+                        _ = compiler.addLaneRecord(row: row, p, offset: 0, width: w, from: f, to: t, timing: e,
+                                                   key: p.raw, additive: false, object: nil)
                     }
                 }
             }
@@ -32,36 +36,13 @@ extension EngineContext {
         if t[0].isNaN { t[0] = 0; t[1] = 0; t[2] = 0; t[3] = 0 }
     }
 
-    /// Appends a lane record to the layer's list, the timing entry and the track.
-    func addLaneRecord(row: Int32, _ p: PropertyID, offset: Int, width: Int,
-                       from: UnsafePointer<Double>, to: UnsafePointer<Double>, timing e: Int32,
-                       key: Int32, additive: Bool, object: CAAnimation?) -> Int32 {
-        let t = animations.track(p, offset: offset, width: width)
-        var r = AnimationRecord()
-        r.layer = row; r.key = key; r.property = p.raw; r.kind = .lanes; r.track = t; r.timing = e
-        r.flags = RecordFlags.alive | (additive ? RecordFlags.additive : 0)
-            | (object?.delegate != nil ? RecordFlags.hasDelegate : 0)
-        let alone = !additive && width == hot[p.index].width && !animations.hasAnimation(row: row, property: p)
-        let id = animations.newRecordInline(r, object: object)
-        animations.records[Int(id)].slot = animations.trackHandles[Int(t)]._withUnsafeGuaranteedRef {
-            $0.append(layer: row, timing: e, record: id, from: from, to: to, compose: false)
-        }
-        linkInline(id)
-        if !alone { animations.updateComposition(row: row, p) }
-        return id
-    }
-
-    /// Links a new record at the end of its layer's list and into its timing entry's list.
-    @inline(never)
-    func link(_ id: Int32) { linkInline(id) }
-
-    /// `link`, inline: the lane records' add (every implicit animation) takes no call.
-    @inline(__always)
-    func linkInline(_ id: Int32) {
-        let r = animations.records[Int(id)]
-        // What the animation drives is no longer at its default (render snapshot hints).
-        if r.property >= 0 && Int(r.property) < PropertyTable.count { layers.addHints(Int(r.layer), hot[Int(r.property)].snapshotHint) }
-        animations.link(id, timings: timings)
+    /// The built-in implicit animation of an object property (contents, a path ...), on
+    /// the transaction's entry.
+    @discardableResult
+    func addObjectAnimation(row: Int32, _ p: PropertyID, _ values: ObjectValues, timing e: Int32,
+                            key: Int32, object: CAAnimation?) -> Int32 {
+        removeAnimation(row: row, key: key, finished: false, replacing: p.raw)
+        return compiler.addObjectRecord(row: row, p, values, timing: e, key: key, object: object)
     }
 
     /// The timing entry of a built-in implicit animation of `row`: the transaction's shared
@@ -74,26 +55,25 @@ extension EngineContext {
 
     @inline(never)
     private func timedImplicitEntry(row: Int32) -> Int32 {
-        var params = TimingParameters()
-        params.duration = transactions[transactions.count - 1].duration
-        params.curve = timings.curveID(transactions[transactions.count - 1].timingFunction ?? CAMediaTimingFunction.defaultCurve)
-        params.space = row
-        return entry(for: params)
+        transactions.implicitEntry(inTimeOf: row, timings: timings, newEntries: &changes.newEntries)
     }
 
-    @discardableResult
-    func addObjectAnimation(row: Int32, _ p: PropertyID, _ values: ObjectValues, timing e: Int32,
-                            key: Int32, object: CAAnimation?) -> Int32 {
-        removeAnimation(row: row, key: key, finished: false, replacing: p.raw)
-        var r = AnimationRecord()
-        r.layer = row; r.key = key; r.property = p.raw; r.kind = .object; r.timing = e
-        r.flags = RecordFlags.alive | (object?.delegate != nil ? RecordFlags.hasDelegate : 0)
-        let id = animations.newRecord(r, object: object)
-        animations.objectValues[id] = values
-        animations.objectRecords.append(id)
-        layers.flags[Int(row)] |= LayerFlags.hasObjects
-        link(id)
-        return id
+    /// The shared timing entry of the innermost level's built-in implicit animations.
+    @inline(__always)
+    func implicitEntry() -> Int32 {
+        let e = transactions[transactions.count - 1].implicitEntry
+        if e >= 0 { return e }
+        return makeImplicitEntry()
+    }
+
+    @inline(never)
+    private func makeImplicitEntry() -> Int32 {
+        transactions.makeImplicitEntry(timings: timings, newEntries: &changes.newEntries)
+    }
+
+    /// A timing entry for explicit parameters at the innermost level (shared when equal).
+    func entry(for p: TimingParameters) -> Int32 {
+        transactions.entry(for: p, timings: timings, newEntries: &changes.newEntries)
     }
 
     // MARK: removing
@@ -105,17 +85,17 @@ extension EngineContext {
         guard animations.firstOfLayer[Int(row)] >= 0 else { return }
         let id = animations.record(row: row, key: key)
         guard id >= 0 else { return }
-        var stopped: [(CAAnimation, Bool)] = []
+        var effects = RemovalEffects()
         // A replacement animating another property leaves nothing to hold the old one's value.
         let snapNow = snap || animations.target(of: id) != replacing || animations.records[Int(id)].kind == .group
-        detach(id, finished: finished, snap: snapNow, stopped: &stopped)
+        detach(id, finished: finished, snap: snapNow, effects: &effects)
         if replacing != -2 {
             // Replaced: callbacks wait until the new animation is in place (they may set the
             // same property again), see `deliverDeferred()`.
-            deferredStops.append(contentsOf: stopped)
+            deferredStops.append(contentsOf: effects.stopped)
             return
         }
-        deliverStops(stopped)
+        deliverStops(effects.stopped)
         fireCompletionGroups()
     }
 
@@ -132,112 +112,37 @@ extension EngineContext {
 
     /// Removes every animation of a layer.
     func removeAllAnimations(row: Int32) {
-        var stopped: [(CAAnimation, Bool)] = []
+        var effects = RemovalEffects()
         while animations.firstOfLayer[Int(row)] >= 0 {
-            detach(animations.firstOfLayer[Int(row)], finished: false, snap: true, stopped: &stopped)
+            detach(animations.firstOfLayer[Int(row)], finished: false, snap: true, effects: &effects)
         }
-        deliverStops(stopped)
+        deliverStops(effects.stopped)
         fireCompletionGroups()
     }
 
-    /// A custom key's record leaves: its custom-track slot goes, the model value shows when
-    /// it was the key's last animation and `snap`, and a sole survivor is written directly
-    /// again. Out of line: `detach` of other kinds stays as it was.
-    @inline(never)
-    private func detachCustom(_ id: Int32, _ r: AnimationRecord, snap: Bool) {
-        if r.track >= 0 {
-            let moved = animations.customTracks[Int(r.track)].remove(r.slot)
-            if moved >= 0 { animations.records[Int(moved)].slot = r.slot }
-            animations.customSlots -= 1
-        }
-        guard let d = animations.derivedValues[id] else { return }
-        if snap, !animations.hasCustomAnimation(row: r.layer, key: d.customKey, except: id) {
-            layerSide?.customAnimationRemoved(row: r.layer, key: d.customKey, in: self)
-        }
-        promoteSoleCustomSlot(row: r.layer, key: d.customKey)
+    /// Takes a record out of the stores (`AnimationStore.detach`): live copies keep what was
+    /// shown; what the stores hand back for the transactions and the layer objects is done at
+    /// once, the delegates' callbacks are left in `effects.stopped` for the caller.
+    @inline(__always)
+    func detach(_ id: Int32, finished: Bool, snap: Bool, effects: inout RemovalEffects) {
+        freezeLiveCopies()
+        animations.detach(id, finished: finished, snap: snap, layers: layers, timings: timings, effects: &effects)
+        if !effects.other.isEmpty { apply(&effects.other) }
     }
 
-    /// Takes a record out of every list and column; the presentation value snaps to the
-    /// model when no other animation drives the property. Callbacks are collected in
-    /// `stopped` and delivered by the caller once the stores are consistent.
-    func detach(_ id: Int32, finished: Bool, snap: Bool, stopped: inout [(CAAnimation, Bool)]) {
-        let r = animations.records[Int(id)]
-        let row = Int(r.layer)
-        // What the layer shows may change (snaps, object values): copies of what it showed
-        // keep it, and the snapshot looks again.
-        freezeLiveCopies()
-        layers.noteChanged(r.layer)
-        animations.unlinkFromLayer(r)
-        // timing list
-        let e = Int(r.timing)
-        if r.prevInTiming >= 0 { animations.records[Int(r.prevInTiming)].nextInTiming = r.nextInTiming }
-        else { timings.firstRecord[e] = r.nextInTiming }
-        if r.nextInTiming >= 0 { animations.records[Int(r.nextInTiming)].prevInTiming = r.prevInTiming }
-        // values
-        var composedBefore = false
-        var rotated = false
-        switch r.kind {
-        case .lanes:
-            composedBefore = animations.removeLaneSlot(r)
-        case .object:
-            if let i = animations.objectRecords.firstIndex(of: id) { animations.objectRecords.remove(at: i) }
-        case .keyframes:
-            let t = animations.keyframeTracks[Int(r.track)]
-            composedBefore = t.flags[Int(r.slot)] & SlotFlags.compose != 0
-            rotated = t.flags[Int(r.slot)] & SlotFlags.rotate != 0
-            let moved = t.remove(r.slot)
-            if moved >= 0 { animations.records[Int(moved)].slot = r.slot }
-        case .derived:
-            break
-        case .custom:
-            detachCustom(id, r, snap: snap)
-        case .group:
-            for child in animations.groupChildren[id] ?? [] where animations.records[Int(child)].flags & RecordFlags.alive != 0 {
-                detach(child, finished: finished, snap: snap, stopped: &stopped)
-            }
-        case .timingOnly:
-            break
-        }
-        if r.flags & RecordFlags.hasDelegate != 0 {
-            timings.delegateCount[e] -= 1
-            if let o = animations.objects[Int(id)] { stopped.append((o, finished)) }
-        }
-        animations.freeRecord(id)
-        timings.refCount[e] -= 1
-        if timings.refCount[e] == 0 && timings.committed[e] {
-            entryDone(Int32(e))
-            timings.release(Int32(e))
-        }
-        if rotated {
-            animations.rotatingSlots -= 1
-            if !snap {
-                // Replaced: the turned transform shows until the next frame refreshes it.
-                changes.refreshAtRender.append((r.layer, .transform))
-            } else if !animations.hasAnimation(row: r.layer, property: .transform) {
-                layers.snapPresentation(r.layer, .transform)
+    /// What removing records left for the owner's other parts: completion groups count
+    /// down, replaced values wait for the next render, the layer objects show model values.
+    @inline(never)
+    func apply(_ other: inout [RemovalEffect]) {
+        for effect in other {
+            switch effect {
+            case let .entryDone(groups): transactions.entryDone(groups)
+            case let .refreshAtRender(row, p): changes.refreshAtRender.append((row, p))
+            case let .objectAnimationRemoved(row, p): layerSide?.objectAnimationRemoved(row: row, p, in: self)
+            case let .customAnimationRemoved(row, key): layerSide?.customAnimationRemoved(row: row, key: key, in: self)
             }
         }
-        if r.property >= 0 {
-            let p = PropertyID(r.property)
-            if r.kind == .derived {
-                if snap && !animations.hasAnimation(row: r.layer, property: p) { layers.snapPresentation(r.layer, p) }
-            } else if r.kind == .object {
-                if !animations.hasAnimation(row: r.layer, property: p), layers.handle[row] != nil {
-                    if snap {
-                        // Removed: the model value shows at once, as for lane properties.
-                        layerSide?.objectAnimationRemoved(row: r.layer, p, in: self)
-                    } else {
-                        // Replaced: what it showed stays until the next frame refreshes it.
-                        changes.refreshAtRender.append((r.layer, p))
-                    }
-                }
-            } else if !animations.hasAnimation(row: r.layer, property: p) {
-                if snap { layers.snapPresentation(r.layer, p) }
-                if composedBefore { animations.updateComposition(row: r.layer, p) }
-            } else if composedBefore {
-                animations.updateComposition(row: r.layer, p)
-            }
-        }
+        other.removeAll(keepingCapacity: true)
     }
 
     func deliverStops(_ stopped: [(CAAnimation, Bool)]) {
@@ -267,17 +172,5 @@ extension EngineContext {
         layers.unlink(row)
         layers.free(row)
         if !orphans.isEmpty { layerSide?.releaseOrphans(self) }
-    }
-}
-
-extension EngineContext {
-    func transitionState(row: Int32) -> CATransitionState? {
-        let id = animations.record(row: row, key: KeyInterner.transition.raw)
-        guard id >= 0, let t = animations.objects[Int(id)] as? CATransition else { return nil }
-        let e = Int(animations.records[Int(id)].timing)
-        guard timings.phase[e] == TimingPhase.active.rawValue else { return nil }
-        let p = Float(timings.progress[e])
-        return CATransitionState(type: t.type, subtype: t.subtype ?? .fromLeft,
-                                 progress: t.startProgress + (t.endProgress - t.startProgress) * p)
     }
 }

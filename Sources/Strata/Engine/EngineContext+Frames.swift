@@ -56,20 +56,20 @@ extension EngineContext {
             entryDone(e)
             timings.release(e)
         }
-        var stopped: [(CAAnimation, Bool)] = []
+        var effects = RemovalEffects()
         if !finished.isEmpty {
             for (_, id) in finished {
                 let r = animations.records[Int(id)]
                 guard r.flags & RecordFlags.alive != 0 else { continue }
                 if timings.params[Int(r.timing)].removedOnCompletion {
-                    detach(id, finished: true, snap: true, stopped: &stopped)
+                    detach(id, finished: true, snap: true, effects: &effects)
                 } else if let o = animations.objects[Int(id)] {
-                    stopped.append((o, true))
+                    effects.stopped.append((o, true))
                 }
             }
         }
         for a in started { a.delegate?.animationDidStart(a) }
-        deliverStops(stopped)
+        deliverStops(effects.stopped)
         fireCompletionGroups()
     }
 }

@@ -16,6 +16,10 @@ protocol LayerSide: AnyObject {
     /// The engine's thread ends: let go of everything kept (a kept copy refers to its
     /// engine and would keep it alive).
     func engineWillEnd(_ engine: EngineContext)
+    /// The outermost commit: object properties and custom keys changed in it (`ChangeLog.objects`,
+    /// row and key) become the values the layers show, but where an animation drives the
+    /// property (what it showed stays until a frame evaluates it).
+    func commitObjects(_ objects: [(row: Int32, key: Int32)], in engine: EngineContext)
     /// The last animation of object property `property` of `row` was removed: the layer
     /// shows its model value at once.
     func objectAnimationRemoved(row: Int32, _ property: PropertyID, in engine: EngineContext)

@@ -29,7 +29,7 @@ extension CALayer {
         let r = presentedRow
         guard r >= 0 else { return }
         copiedLanes = snapshotLanes(engine.layers.presentation, row: r)
-        copiedTransition = engine.transitionState(row: r)
+        copiedTransition = engine.animations.transitionState(row: r, timings: engine.timings)
         if modelAlive { modelLayerRef = engine.layers.handle[Int(r)]?.takeUnretainedValue() }
         presentedRow = -1
     }

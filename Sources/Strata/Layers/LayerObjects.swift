@@ -124,6 +124,24 @@ final class LayerObjects: LayerSide {
 
     // MARK: animated values of layer objects
 
+    func commitObjects(_ objects: [(row: Int32, key: Int32)], in engine: EngineContext) {
+        let layers = engine.layers, animations = engine.animations
+        for (row, key) in objects where layers.flags[Int(row)] & LayerFlags.alive != 0 {
+            guard let layer = layers.handle[Int(row)]?.takeUnretainedValue() else { continue }
+            let id = PropertyID(key)
+            // An animation drives it: what it showed stays until a frame evaluates it.
+            if id.isBuiltIn, animations.hasAnimation(row: row, property: id), case .none = layer.animatedObjects[key] {
+                layer.animatedObjects[key] = .some(layer.committedObjects[key])
+            } else if !id.isBuiltIn, layer.animatedCustom[key] == nil, animations.hasCustomAnimation(row: row, key: key, except: -1) {
+                layers.noteChanged(row)
+                continue
+            }
+            let value: Any? = id.isBuiltIn ? layer.readObject(id) : layer.customModel(key)
+            if let value { layer.committedObjects[key] = value } else { layer.committedObjects[key] = nil }
+            layers.noteChanged(row)
+        }
+    }
+
     func objectAnimationRemoved(row: Int32, _ property: PropertyID, in engine: EngineContext) {
         guard let layer = engine.layers.handle[Int(row)]?.takeUnretainedValue() else { return }
         layer.animatedObjects[property.raw] = nil

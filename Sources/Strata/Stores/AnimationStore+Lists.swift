@@ -129,3 +129,16 @@ extension AnimationStore {
         }
     }
 }
+
+extension AnimationStore {
+    /// The running transition of `row` at the last frame's progress (nil when none is active).
+    func transitionState(row: Int32, timings: TimingStore) -> CATransitionState? {
+        let id = record(row: row, key: KeyInterner.transition.raw)
+        guard id >= 0, let t = objects[Int(id)] as? CATransition else { return nil }
+        let e = Int(records[Int(id)].timing)
+        guard timings.phase[e] == TimingPhase.active.rawValue else { return nil }
+        let p = Float(timings.progress[e])
+        return CATransitionState(type: t.type, subtype: t.subtype ?? .fromLeft,
+                                 progress: t.startProgress + (t.endProgress - t.startProgress) * p)
+    }
+}

@@ -267,6 +267,27 @@ final class LayerStore {
         hasTimingColumns = true
     }
 
+    /// A layer timing field's new value (validated by the layer), stored in model and
+    /// presentation (never animated). Returns whether it changed, so the caller respaces the
+    /// layer's subtree; the count of timed layers follows.
+    func setTimingField(_ row: Int32, _ p: PropertyID, _ v: Double) -> Bool {
+        // The timing fields are materialised together.
+        materializeTiming()
+        let i = Int(row)
+        let col = modelColumn(p)
+        let old = col[i]
+        let wasTimed = hasOwnTiming(row)
+        col[i] = v
+        presentationColumn(p)[i] = v
+        guard old != v else { return false }
+        // A count of the layers with timing of their own, not a flag: once the last one is
+        // back to defaults (or gone), changes and inserts skip the ancestor walks.
+        let isTimed = hasOwnTiming(row)
+        if isTimed && !wasTimed { timedLayers += 1 }
+        if wasTimed && !isTimed { timedLayers -= 1 }
+        return true
+    }
+
     /// Does `row` itself have a timing field that is not its default (beginTime, speed,
     /// timeOffset, duration, repeatCount, repeatDuration, autoreverses or fillMode)?
     @inline(__always)

@@ -238,6 +238,16 @@ final class TimingStore {
         committed[i] = true
     }
 
+    /// The completion groups entry `e` counts toward, taken from it (nil when none): it
+    /// completed or lost its last animation, and the groups are told so once.
+    func takeGroups(_ e: Int32) -> [CompletionGroup]? {
+        let i = Int(e)
+        guard !groups[i].isEmpty else { return nil }
+        let g = groups[i]
+        groups[i] = []
+        return g
+    }
+
     /// Frees an entry whose last record is gone.
     func release(_ e: Int32) {
         let i = Int(e)

@@ -10,10 +10,11 @@ enum TransactionFront {
         c.begin()
     }
 
-    static func commit(file: StaticString, line: UInt) {
+    /// Pops the innermost explicit transaction; false when none is open (nothing done).
+    static func commit() -> Bool {
         let c = EngineContext.current
         if let r = c.recorder { r.transaction(.commit) }
-        c.commit(file: file, line: line)
+        return c.commit()
     }
 
     static func flush() {

@@ -1,6 +1,7 @@
 /// A thread's open transactions, innermost last, and the completion groups waiting to fire.
-/// The stack knows nesting, settings and completion; what a commit does to the stores is
-/// the engine's (`EngineContext.commitTop`).
+/// The stack knows nesting, settings, completion and its levels' timing entries
+/// (`TransactionStack+Entries.swift`); what a commit does to the stores is the change log's
+/// (`ChangeLog+Commit.swift`), which the owner's `commitTop` runs.
 struct TransactionStack: RandomAccessCollection, MutableCollection {
     private var levels: [TransactionLevel] = []
     /// Groups whose animations are all done and whose level is committed, in the order they

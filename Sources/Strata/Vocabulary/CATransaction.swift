@@ -20,7 +20,12 @@ open class CATransaction: NSObject {
     /// current media time. Without a matching `begin()`: a diagnostic naming the call site,
     /// and no effect.
     open class func commit(file: StaticString = #fileID, line: UInt = #line) {
-        TransactionFront.commit(file: file, line: line)
+        guard TransactionFront.commit() else {
+            StrataDiagnostics.emit(.unbalancedCommit,
+                "CATransaction.commit() without a matching begin() at \(file):\(line); ignored",
+                file: file, line: line)
+            return
+        }
     }
 
     /// Commits the implicit transaction, if it is the only one open.

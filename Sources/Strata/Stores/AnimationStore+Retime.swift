@@ -1,0 +1,90 @@
+import Foundation
+
+/// A layer's time changed (its speed, timeOffset, beginTime ... or a move under a timed
+/// ancestor): the animations of its subtree that ran on shared media-time entries move to
+/// entries of their own layer's time space.
+extension AnimationStore {
+    /// Moves the animations of `root`'s subtree that run on shared media-time entries to
+    /// entries of their own layer's time space, so the layer's speed, timeOffset and
+    /// beginTime govern them from the next frame on. New entries not committed yet join
+    /// `newEntries` after the entry they stand in for.
+    func respaceSubtree(_ root: Int32, layers: LayerStore, timings: TimingStore, newEntries: inout [Int32],
+                        effects: inout RemovalEffects) {
+        var stack = [root]
+        while let row = stack.popLast() {
+            var moved: [Int32: Int32] = [:]   // old entry -> new entry, for this layer
+            var id = firstOfLayer[Int(row)]
+            while id >= 0 {
+                let r = records[Int(id)]
+                let next = r.nextInLayer
+                let e = Int(r.timing)
+                if timings.params[e].space < 0 && timings.params[e].parent < 0 {
+                    let ne: Int32
+                    if let m = moved[r.timing] { ne = m } else {
+                        var p = timings.params[e]
+                        p.space = row
+                        p.beginTime = timings.begin[e]
+                        ne = timings.make(p, groups: [])
+                        let ni = Int(ne)
+                        timings.begin[ni] = timings.begin[e]
+                        timings.committed[ni] = timings.committed[e]
+                        timings.started[ni] = timings.started[e]
+                        timings.completed[ni] = timings.completed[e]
+                        if !timings.committed[e] {
+                            // The new entry stands in for the old one: committed in its place,
+                            // so completion blocks become due in the order their animations
+                            // were added.
+                            let at = newEntries.firstIndex(of: Int32(e)).map { $0 + 1 } ?? newEntries.count
+                            newEntries.insert(ne, at: at)
+                        }
+                        moved[r.timing] = ne
+                    }
+                    retime(id, to: ne, timings: timings, effects: &effects)
+                }
+                id = next
+            }
+            var c = layers.firstChild[Int(row)]
+            while c >= 0 { stack.append(c); c = layers.nextSibling[Int(c)] }
+        }
+    }
+
+    /// Moves a record from its timing entry to `e` (lists, counts, track columns).
+    func retime(_ id: Int32, to e: Int32, timings: TimingStore, effects: inout RemovalEffects) {
+        let r = records[Int(id)]
+        let old = Int(r.timing)
+        if r.prevInTiming >= 0 { records[Int(r.prevInTiming)].nextInTiming = r.nextInTiming }
+        else { timings.firstRecord[old] = r.nextInTiming }
+        if r.nextInTiming >= 0 { records[Int(r.nextInTiming)].prevInTiming = r.prevInTiming }
+        timings.refCount[old] -= 1
+        if r.flags & RecordFlags.hasDelegate != 0 { timings.delegateCount[old] -= 1 }
+        // Completion groups follow the animation.
+        if !timings.groups[old].isEmpty && timings.groups[Int(e)].isEmpty {
+            timings.groups[Int(e)] = timings.groups[old]
+            for g in timings.groups[old] { g.pending += 1 }
+        }
+        if timings.refCount[old] == 0 && timings.committed[old] {
+            if let g = timings.takeGroups(Int32(old)) { effects.other.append(.entryDone(g)) }
+            timings.release(Int32(old))
+        }
+        records[Int(id)].timing = e
+        let head = timings.firstRecord[Int(e)]
+        records[Int(id)].nextInTiming = head
+        records[Int(id)].prevInTiming = -1
+        if head >= 0 { records[Int(head)].prevInTiming = id }
+        timings.firstRecord[Int(e)] = id
+        timings.refCount[Int(e)] += 1
+        if r.flags & RecordFlags.hasDelegate != 0 { timings.delegateCount[Int(e)] += 1 }
+        switch r.kind {
+        case .lanes: tracks[Int(r.track)].timing[Int(r.slot)] = e
+        case .keyframes: keyframeTracks[Int(r.track)].timing[Int(r.slot)] = e
+        case .custom where r.track >= 0: customTracks[Int(r.track)].timing[Int(r.slot)] = e
+        case .group:
+            // Children run on the group's time: re-parent their entries.
+            for child in groupChildren[id] ?? [] {
+                let ce = Int(records[Int(child)].timing)
+                timings.params[ce].parent = e
+            }
+        default: break
+        }
+    }
+}
