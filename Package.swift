@@ -114,16 +114,11 @@ let package = Package(
         .target(name: "StrataPicture", dependencies: ["CCairo", "StrataSnapshot", "StrataGeometry"], swiftSettings: release),
         // The self-contained HTML report: inline SVG charts, no network.
         .target(name: "StrataReport", dependencies: ["StrataReportModel", "StrataHistory"], swiftSettings: release),
-        // The profiling drivers: a suite's benchmark bodies or a scene's frames run under the
-        // sampling profiler, unprofiled and profiled in turn (`strata-bench profile` parses for it).
-        .target(name: "StrataProfiling",
-                dependencies: ["StrataProfiler", "StrataBench", "StrataBenchSuites", "Strata", "StrataScript", "StrataScriptFast"],
-                swiftSettings: release),
         // strata-bench's command line as a library: a package's own benchmark executable
         // registers its cases and scenes and calls StrataBenchmark.main().
         .target(
             name: "StrataBenchmark",
-            dependencies: ["Strata", "StrataBench", "StrataBenchSuites", "StrataBenchReference", "StrataReport", "StrataProfiler", "StrataProfiling",
+            dependencies: ["Strata", "StrataBench", "StrataBenchSuites", "StrataBenchReference", "StrataReport", "StrataProfiler", "StrataScriptFast",
                            "StrataPicture", "StrataDifferential", "StrataScript",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: release
@@ -150,7 +145,7 @@ let package = Package(
         .testTarget(
             name: "StrataBenchTests",
             dependencies: ["StrataBench", "StrataReportModel", "StrataHistory", "StrataBenchSuites", "StrataBenchReference",
-                           "StrataProfiler", "StrataProfiling", "StrataScript", "StrataScriptFast", "StrataPicture"],
+                           "StrataProfiler", "StrataBenchmark", "StrataScript", "StrataScriptFast", "StrataPicture"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         .testTarget(

@@ -3,7 +3,6 @@ import Foundation
 import StrataBench
 import StrataBenchSuites
 import StrataProfiler
-import StrataProfiling
 
 /// `strata-bench profile`: runs benchmark bodies (or a scene's frames) under the sampling
 /// profiler and writes a flame graph's inputs and a timeline: where the time goes, not only

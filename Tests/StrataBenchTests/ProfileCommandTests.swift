@@ -1,7 +1,7 @@
 import Foundation
 import StrataBench
 import StrataProfiler
-import StrataProfiling
+@testable import StrataBenchmark
 import StrataReportModel
 import XCTest
 

@@ -44,11 +44,11 @@ extension EngineContext {
         freezeLiveCopies()
         let started = frames.startedAnimations()
         var finished: [(UInt64, Int32)] = []
-        swap(&finished, &finishedScratch)   // its buffer, without a copy
+        swap(&finished, &frames.finishedScratch)   // its buffer, without a copy
         finished.removeAll(keepingCapacity: true)
         defer {
             finished.removeAll(keepingCapacity: true)
-            swap(&finished, &finishedScratch)
+            swap(&finished, &frames.finishedScratch)
         }
         // Completion groups are released in the add order of the animations that complete.
         for e in frames.completedEntriesWithGroups() { entryDone(e) }

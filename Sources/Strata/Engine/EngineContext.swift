@@ -47,15 +47,10 @@ final class EngineContext {
     /// The layer and key whose chain the base `action(forKey:)` is walking: its class's
     /// override (the caller) is not asked again for them.
     @exclusivity(unchecked) var chainWalk: (row: Int32, key: PropertyID)?
-    /// `endFrame`'s list of finished records (sequence, record), kept between frames so a
-    /// frame that retires thousands of animations does not allocate it again.
-    @exclusivity(unchecked) var finishedScratch: [(UInt64, Int32)] = []
     /// Stop callbacks of replaced animations, delivered once the replacement is added.
     @exclusivity(unchecked) var deferredStops: [(CAAnimation, Bool)] = []
     /// This thread's open `StrataDiagnostics.capture` and `withholding` scopes.
     let diagnostics = DiagnosticScopes()
-    /// The layer `presentation()` is copying now.
-    @exclusivity(unchecked) var presentationCopySource: ObjectIdentifier?
     /// Records this engine's use while set (`StrataRecording`); every hook tests it once.
     @exclusivity(unchecked) var recorder: EngineRecorder?
 

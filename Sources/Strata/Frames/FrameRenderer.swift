@@ -10,6 +10,9 @@ final class FrameRenderer {
     let animations: AnimationStore
     let timings: TimingStore
 
+    /// The frame end's list of finished records (sequence, record), kept between frames so a
+    /// frame that retires thousands of animations does not allocate it again.
+    @exclusivity(unchecked) var finishedScratch: [(UInt64, Int32)] = []
     /// The media time of the last `render()` (NaN before the first).
     @exclusivity(unchecked) var renderedAt: Double = .nan
     /// The frame's evaluated state while a snapshot evaluates at other times (made on first use).

@@ -141,9 +141,9 @@ extension CALayer {
                 p = unsafeDowncast(cls == CALayer.self ? CALayer(presenting: self) : CAShapeLayer(presenting: self), to: Self.self)
             }
         } else {
-            e.presentationCopySource = ObjectIdentifier(self)
+            e.layerObjects.presentationCopySource = ObjectIdentifier(self)
             p = Self(_strataLayer: self)
-            e.presentationCopySource = nil
+            e.layerObjects.presentationCopySource = nil
             p.copyAcceptsWrites = false
         }
         if _slowPath(e.recorder != nil) { e.recorder!.copyMade(p, of: self) }

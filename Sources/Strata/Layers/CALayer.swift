@@ -229,7 +229,7 @@ open class CALayer: NSObject, CAMediaTiming {
         copyAcceptsWrites = true
         guard let source = layer as? CALayer else { return }
         name = source.name
-        if engine.presentationCopySource == ObjectIdentifier(source) {
+        if engine.layerObjects.presentationCopySource == ObjectIdentifier(source) {
             // `presentation()` is making this copy: it reads the source's presentation
             // columns until the engine changes them. Objects and the transition are taken
             // now (a dictionary shared, in the common case).

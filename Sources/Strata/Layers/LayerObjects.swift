@@ -10,6 +10,8 @@ final class LayerObjects: LayerSide {
     /// Copies nobody held, kept for the next ones (see `recycle`).
     private var recycledLayers = CopyStack(capacity: 0)
     private var recycledShapeLayers = CopyStack(capacity: 0)
+    /// The layer `presentation()` is copying now (`CALayer.init(layer:)` asks).
+    var presentationCopySource: ObjectIdentifier?
     /// The outermost `releaseOrphans` is letting go of sublayers (inner calls return).
     private var releasingOrphans = false
     /// Layers to display at the next commit and layers drawing animated keys

@@ -11,21 +11,21 @@ import StrataProfiler
 /// where one engine for all would keep every store at its largest case's capacity (3.1 GiB
 /// resident by the 48th case of the frame suite). Memory peaks at about the largest single
 /// case. Resets run paused (no samples) and outside the timings.
-public struct ProfiledSuite {
+struct ProfiledSuite {
     /// The benchmarks whose bodies run, each prepared at its turn.
-    public var cases: [BenchmarkCase]
+    var cases: [BenchmarkCase]
 
     /// Runs `cases` (at least one).
-    public init(cases: [BenchmarkCase]) { self.cases = cases }
+    init(cases: [BenchmarkCase]) { self.cases = cases }
 
     /// Iterations shorter than this are traced in batches, so a 10 ns lookup does not write
     /// a hundred million events.
-    public static let minimumEventNanoseconds: UInt64 = 20_000
+    static let minimumEventNanoseconds: UInt64 = 20_000
     /// Iteration events a case writes per round at most (so a whole suite's trace stays
     /// near a few hundred thousand events; the benchmark spans say which iterations ran).
-    public static let eventsPerRound = 200
+    static let eventsPerRound = 200
     /// Unprofiled-then-profiled rounds a run is split into (scenes too).
-    public static let rounds = 5
+    static let rounds = 5
 
     /// The whole run within about `seconds` of wall-clock time, preparation included: each
     /// case gets an equal share of what is left when it starts (its preparation comes out of
@@ -36,7 +36,7 @@ public struct ProfiledSuite {
     /// `shouldStop` says so (checked between iterations), the run ends with the cases
     /// finished: the samples of the unfinished case are dropped. `progress` hears each case
     /// start and end, with the time spent, the samples so far and the memory resident.
-    public func run(seconds: Double, configuration: SamplingProfiler.Configuration, trace: TraceRecorder,
+    func run(seconds: Double, configuration: SamplingProfiler.Configuration, trace: TraceRecorder,
                     progress: (String) -> Void = { _ in }, shouldStop: () -> Bool = { false }) throws -> ProfiledRun {
         let started = TraceRecorder.now()
         let deadline = started &+ UInt64(max(seconds, 0) * 1e9)

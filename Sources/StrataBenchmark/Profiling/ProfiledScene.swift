@@ -9,12 +9,12 @@ import StrataScriptFast
 /// property changes (each runs the action lookup), its commits, added animations, other
 /// changes, then `beginFrame` (the implicit commit), `render`, the render snapshot of the
 /// scene's root (as `strata-bench run` times every scene frame) and `endFrame`.
-public struct ProfiledScene {
+struct ProfiledScene {
     /// A scene of strata-bench (`Scenes.load`: a name or a scene file).
-    public var name: String
+    var name: String
 
     /// The scene `name`, loaded when the run starts.
-    public init(name: String) { self.name = name }
+    init(name: String) { self.name = name }
 
     /// A frame's operations in phases, split before the run (nothing is built while timed).
     struct Frame {
@@ -60,7 +60,7 @@ public struct ProfiledScene {
     /// unprofiled and the profiled frames. Every phase of each profiled frame is a trace event
     /// in `trace`; `progress` hears what is being prepared and run. When `shouldStop` says so
     /// (checked between frames), the run ends with the frames played so far.
-    public func run(seconds: Double, configuration: SamplingProfiler.Configuration, trace: TraceRecorder,
+    func run(seconds: Double, configuration: SamplingProfiler.Configuration, trace: TraceRecorder,
                     progress: (String) -> Void = { _ in }, shouldStop: () -> Bool = { false }) throws -> ProfiledRun {
         let started = TraceRecorder.now()
         progress("generating scene \(name)")

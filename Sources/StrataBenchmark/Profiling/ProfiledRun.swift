@@ -2,43 +2,43 @@ import Foundation
 import StrataProfiler
 
 /// What a profiled run produced.
-public struct ProfiledRun {
+struct ProfiledRun {
     /// The samples of the profiled rounds.
-    public var profile: Profile
+    var profile: Profile
     /// Body time of the unprofiled rounds, s.
-    public var baselineSeconds: Double
+    var baselineSeconds: Double
     /// Body time of the profiled rounds (the same work), s.
-    public var profiledSeconds: Double
+    var profiledSeconds: Double
     /// The work, in words ("1234 iterations of 2 benchmarks").
-    public var what: String
+    var what: String
     /// A suite's cases that ran to the end, in order (empty for a scene).
-    public var cases: [CaseOutcome]
+    var cases: [CaseOutcome]
     /// Cases whose preparation or body failed: "NAME: reason".
-    public var failures: [String]
+    var failures: [String]
     /// Cases not run: the time budget was spent, or the run was stopped before them (the
     /// case a stop interrupted is among them).
-    public var skipped: [String]
+    var skipped: [String]
     /// Whether a stop request (a signal) ended the run early.
-    public var interrupted: Bool
+    var interrupted: Bool
     /// The process's peak resident memory when the run ended, bytes (nil where unknown).
-    public var peakResidentBytes: Int?
+    var peakResidentBytes: Int?
 
     /// One case of a suite, run to the end.
-    public struct CaseOutcome: Equatable {
+    struct CaseOutcome: Equatable {
         /// The benchmark's name.
-        public var name: String
+        var name: String
         /// Iterations of each side (unprofiled and profiled).
-        public var iterations: Int
+        var iterations: Int
         /// Time to build its fixture, ns.
-        public var prepareNanoseconds: UInt64
+        var prepareNanoseconds: UInt64
         /// Body time of the unprofiled rounds, ns.
-        public var baselineNanoseconds: UInt64
+        var baselineNanoseconds: UInt64
         /// Body time of the profiled rounds, ns.
-        public var profiledNanoseconds: UInt64
+        var profiledNanoseconds: UInt64
     }
 
     /// A run's outcome (a scene's: no cases, failures or skips).
-    public init(profile: Profile, baselineSeconds: Double, profiledSeconds: Double, what: String, cases: [CaseOutcome] = [],
+    init(profile: Profile, baselineSeconds: Double, profiledSeconds: Double, what: String, cases: [CaseOutcome] = [],
                 failures: [String] = [], skipped: [String] = [], interrupted: Bool = false, peakResidentBytes: Int? = nil) {
         self.profile = profile
         self.baselineSeconds = baselineSeconds
@@ -53,16 +53,16 @@ public struct ProfiledRun {
 }
 
 /// This process's resident memory, as the kernel counts it.
-public enum ResidentMemory {
+enum ResidentMemory {
     /// Peak resident set so far (`getrusage`'s `ru_maxrss`), bytes.
-    public static func peakBytes() -> Int? {
+    static func peakBytes() -> Int? {
         var u = rusage()
         guard getrusage(RUSAGE_SELF.rawValue, &u) == 0 else { return nil }
         return u.ru_maxrss * 1024
     }
 
     /// Resident set now (`/proc/self/statm`'s second field times the page size), bytes.
-    public static func currentBytes() -> Int? {
+    static func currentBytes() -> Int? {
         guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return nil }
         let fields = text.split(separator: " ")
         guard fields.count > 1, let pages = Int(fields[1]) else { return nil }
@@ -70,7 +70,7 @@ public enum ResidentMemory {
     }
 
     /// "resident 412 MiB, peak 1.9 GiB".
-    public static func describe() -> String {
+    static func describe() -> String {
         func size(_ b: Int?) -> String {
             guard let b else { return "?" }
             return b >= 1 << 30 ? String(format: "%.1f GiB", Double(b) / Double(1 << 30)) : "\(b >> 20) MiB"
@@ -80,9 +80,9 @@ public enum ResidentMemory {
 }
 
 /// Why a profiled run could not start (the command reports it as a usage error).
-public struct ProfilingError: Error, CustomStringConvertible {
+struct ProfilingError: Error, CustomStringConvertible {
     /// What prevents the run, in a sentence.
-    public var description: String
+    var description: String
     /// An error saying `description`.
-    public init(_ description: String) { self.description = description }
+    init(_ description: String) { self.description = description }
 }
