@@ -18,7 +18,7 @@ extension AnimationCompiler {
         switch prepared {
         case let .lanes(p, offset, width, from, to, additive, cumulative):
             let id = addLaneRecord(row: row, p, offset: offset, width: width, from: from, to: to, timing: e,
-                                              key: key, additive: additive, object: object)
+                                   key: key, additive: additive, object: object)
             if cumulative {
                 let r = animations.records[Int(id)]
                 animations.tracks[Int(r.track)].compose[Int(r.slot)] |= SlotFlags.cumulative
@@ -26,8 +26,8 @@ extension AnimationCompiler {
             return id
         case let .keyframes(p, offset, width, compiled, additive, cumulative, rotate):
             return addKeyframeRecord(row: row, p, offset: offset, width: width, compiled,
-                                                additive: additive, cumulative: cumulative, rotate: rotate,
-                                                timing: e, key: key, object: object)
+                                     additive: additive, cumulative: cumulative, rotate: rotate,
+                                     timing: e, key: key, object: object)
         case let .object(p, v):
             return addObjectRecord(row: row, p, v, timing: e, key: key, object: object)
         case let .derived(d, p):
@@ -86,10 +86,8 @@ extension AnimationCompiler {
                        from: UnsafePointer<Double>, to: UnsafePointer<Double>, timing e: Int32,
                        key: Int32, additive: Bool, object: CAAnimation?) -> Int32 {
         let t = animations.track(p, offset: offset, width: width)
-        var r = AnimationRecord()
-        r.layer = row; r.key = key; r.property = p.raw; r.kind = .lanes; r.track = t; r.timing = e
-        r.flags = RecordFlags.alive | (additive ? RecordFlags.additive : 0)
-            | (object?.delegate != nil ? RecordFlags.hasDelegate : 0)
+        var r = record(row: row, key: key, property: p.raw, kind: .lanes, timing: e, additive: additive, object: object)
+        r.track = t
         let alone = !additive && width == animations.hot[p.index].width && !animations.hasAnimation(row: row, property: p)
         let id = animations.newRecordInline(r, object: object)
         animations.records[Int(id)].slot = animations.trackHandles[Int(t)]._withUnsafeGuaranteedRef {
@@ -111,6 +109,18 @@ extension AnimationCompiler {
         }
     }
 
+    /// A live record of `kind` on `row` under `key`, timed by entry `e` (its track and slot are
+    /// the caller's): additive, and told to a delegate when `object` has one.
+    @inline(__always)
+    private func record(row: Int32, key: Int32, property: Int32, kind: RecordKind, timing e: Int32, additive: Bool,
+                        object: CAAnimation?) -> AnimationRecord {
+        var r = AnimationRecord()
+        r.layer = row; r.key = key; r.property = property; r.kind = kind; r.timing = e
+        r.flags = RecordFlags.alive | (additive ? RecordFlags.additive : 0)
+            | (object?.delegate != nil ? RecordFlags.hasDelegate : 0)
+        return r
+    }
+
     /// Links a new record at the end of its layer's list and into its timing entry's list,
     /// and notes that what it drives is no longer at its default (render snapshot hints).
     @inline(never)
@@ -130,9 +140,7 @@ extension AnimationCompiler {
     /// values are kept as objects and shown at discrete times.
     func addObjectRecord(row: Int32, _ p: PropertyID, _ values: ObjectValues, timing e: Int32,
                          key: Int32, object: CAAnimation?) -> Int32 {
-        var r = AnimationRecord()
-        r.layer = row; r.key = key; r.property = p.raw; r.kind = .object; r.timing = e
-        r.flags = RecordFlags.alive | (object?.delegate != nil ? RecordFlags.hasDelegate : 0)
+        let r = record(row: row, key: key, property: p.raw, kind: .object, timing: e, additive: false, object: object)
         let id = animations.newRecord(r, object: object)
         animations.objectValues[id] = values
         animations.objectRecords.append(id)
@@ -146,10 +154,8 @@ extension AnimationCompiler {
                            additive: Bool, cumulative: Bool, rotate: UInt8, timing e: Int32, key: Int32,
                            object: CAAnimation?) -> Int32 {
         let t = animations.keyframeTrack(p, offset: offset, width: width)
-        var r = AnimationRecord()
-        r.layer = row; r.key = key; r.property = p.raw; r.kind = .keyframes; r.track = t; r.timing = e
-        r.flags = RecordFlags.alive | (additive ? RecordFlags.additive : 0)
-            | (object?.delegate != nil ? RecordFlags.hasDelegate : 0)
+        var r = record(row: row, key: key, property: p.raw, kind: .keyframes, timing: e, additive: additive, object: object)
+        r.track = t
         let id = animations.newRecord(r, object: object)
         // Whole transforms: segments that turn by decomposition, cumulative repetitions
         // concatenated.
@@ -168,9 +174,7 @@ extension AnimationCompiler {
     /// A record with no values of its own: a transition's (its progress is read from its
     /// entry) or a group's (its members are records of their own).
     func addTimingRecord(row: Int32, kind: RecordKind, timing e: Int32, key: Int32, object: CAAnimation?) -> Int32 {
-        var r = AnimationRecord()
-        r.layer = row; r.key = key; r.property = -1; r.kind = kind; r.timing = e
-        r.flags = RecordFlags.alive | (object?.delegate != nil ? RecordFlags.hasDelegate : 0)
+        let r = record(row: row, key: key, property: -1, kind: kind, timing: e, additive: false, object: object)
         let id = animations.newRecord(r, object: object)
         linkRecord(id)
         return id
@@ -179,10 +183,8 @@ extension AnimationCompiler {
     /// A derived transform field or custom key animation (evaluated after the tracks).
     func addDerived(row: Int32, property: PropertyID?, kind: RecordKind, _ d: DerivedValue, timing e: Int32,
                     key: Int32, object: CAAnimation?) -> Int32 {
-        var r = AnimationRecord()
-        r.layer = row; r.key = key; r.property = property?.raw ?? -1; r.kind = kind; r.timing = e
-        r.flags = RecordFlags.alive | (d.additive ? RecordFlags.additive : 0)
-            | (object?.delegate != nil ? RecordFlags.hasDelegate : 0)
+        let r = record(row: row, key: key, property: property?.raw ?? -1, kind: kind, timing: e, additive: d.additive,
+                       object: object)
         let id = animations.newRecord(r, object: object)
         animations.derivedValues[id] = d
         if max(d.width, d.wholeWidth) > animations.widestCustom { animations.widestCustom = max(d.width, d.wholeWidth) }
