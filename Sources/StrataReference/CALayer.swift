@@ -8,7 +8,7 @@ import Foundation
 ///     let layer = CALayer()
 ///     layer.opacity = 0          // model value now 0; animates over 0.25 s once committed
 ///     layer.presentation()       // nil until the layer has been committed once
-open class CALayer: NSObject, CAMediaTiming {
+open class CALayer: CALayerBase, CAMediaTiming {
     let engine: ReferenceEngine
     /// A read-only copy (`presentation()` or `init(layer:)`), not a layer of the tree.
     let isCopy: Bool
@@ -117,13 +117,6 @@ open class CALayer: NSObject, CAMediaTiming {
         guard spec.kind != .object else { return nil }
         return Boxing.box(spec.defaultValue, kind: spec.kind)
     }
-
-    /// Whether changing `key` requires redisplay (Apple's API; false here: no drawing).
-    open class func needsDisplay(forKey key: String) -> Bool { false }
-
-    /// The action for `event` when no delegate, `actions` or `style` entry gives one; nil
-    /// continues to the built-in action. Subclasses override it.
-    open class func defaultAction(forKey event: String) -> CAAction? { nil }
 
     /// Kept for source compatibility with the fast engine (nothing is memoised here).
     public static func invalidateActionCache() {}
@@ -373,11 +366,6 @@ open class CALayer: NSObject, CAMediaTiming {
         set { engine.setObject(of: self, "compositingFilter", newValue) }
     }
 
-    /// The affine part of `transform`.
-    open func affineTransform() -> CGAffineTransform { CATransform3DGetAffineTransform(transform) }
-    /// Sets `transform` from an affine transform (animates like `transform`).
-    open func setAffineTransform(_ m: CGAffineTransform) { transform = CATransform3DMakeAffineTransform(m) }
-
     // MARK: CAMediaTiming of the layer (not animatable)
 
     /// The layer's begin time in its parent's time.
@@ -443,55 +431,11 @@ open class CALayer: NSObject, CAMediaTiming {
         if engine.acceptsTiming(self, "repeatCount", value) { timing.repeatCount = value }
     }
 
+    // MARK: drawing, hit testing and the affine transform: CALayerBase (Vocabulary/)
+
     // MARK: the tree (CALayer+Tree.swift)
 
-    /// The parent layer, or nil.
-    // MARK: - drawing (CALayer+Display.swift)
-
-    /// Marks the layer for display at the next commit.
-    open func setNeedsDisplay() { displayQueue.mark(self) }
-
-    /// Marks the layer for display (the whole layer: there is no partial redraw here).
-    open func setNeedsDisplay(_ r: CGRect) { displayQueue.mark(self) }
-
-    /// Whether the layer is marked for display.
-    open func needsDisplay() -> Bool { displayQueue.isMarked(self) }
-
-    /// Displays the layer now if it is marked.
-    open func displayIfNeeded() {
-        guard displayQueue.isMarked(self) else { return }
-        displayQueue.unmark(self)
-        display()
-    }
-
-    /// Updates the contents: the delegate's `display(_:)`, else `draw(in:)` into a
-    /// recording context that becomes the contents. Override to set `contents` yourself.
-    open func display() { defaultDisplay() }
-
-    /// Draws the layer's contents into `ctx`: the delegate's `draw(_:in:)` by default.
-    open func draw(in ctx: CGContext) { delegate?.draw(self, in: ctx) }
-
-    /// Draws the layer and its sublayers into `ctx`, in the layer's own coordinates, from
-    /// their current values with no animation applied, as Core Animation's
-    /// `render(in:)`: background, recorded contents, a shape layer's path, sublayers (by
-    /// `zPosition`), border. Hidden layers, masks and layers with 3-D transforms are not
-    /// drawn, as Apple documents.
-    ///
-    /// ```swift
-    /// let ctx = CGContext(size: layer.bounds.size)
-    /// layer.render(in: ctx)   // ctx.operations: what was drawn, in order
-    /// ```
-    open func render(in ctx: CGContext) { renderTree(in: ctx, alpha: 1) }
-
-    /// The farthest descendant (or this layer) containing `p`, a point in the superlayer's
-    /// coordinates; nil when none does (hidden layers hit nothing). Override to change it.
-    open func hitTest(_ p: CGPoint) -> CALayer? { hitTestWalk(p) }
-
-    /// Whether `p`, in this layer's coordinates, is inside it: its bounds. Override for
-    /// other shapes (hitTest(_:) asks it).
-    open func contains(_ p: CGPoint) -> Bool { bounds.contains(p) }
-
-    /// A presentation copy's is the presentation copy of its model's superlayer.
+    /// The parent layer, or nil. A presentation copy's is the presentation copy of its model's superlayer.
     open var superlayer: CALayer? { isCopy ? modelLayerRef?.superlayer?.presentation() : parentLayer }
 
     /// The sublayers in order (nil when there are none). Setting it replaces them all and

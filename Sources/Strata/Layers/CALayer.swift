@@ -7,7 +7,7 @@ import Foundation
 ///     let layer = CALayer()
 ///     layer.opacity = 0          // model value now 0; animates over 0.25 s once committed
 ///     layer.presentation()       // nil until the layer has been committed once
-open class CALayer: NSObject, CAMediaTiming {
+open class CALayer: CALayerBase, CAMediaTiming {
     /// The engine of the thread that created the layer.
     let engine: EngineContext
     /// `engine`, checked: used on another thread, the layer reports it (`.wrongThread`), and
@@ -279,13 +279,6 @@ open class CALayer: NSObject, CAMediaTiming {
         return info.defaults.withUnsafeBufferPointer { LaneValue.box($0.baseAddress!, kind: info.kind) }
     }
 
-    /// Whether changing `key` requires redisplay (Apple's API; false here: no drawing).
-    open class func needsDisplay(forKey key: String) -> Bool { false }
-
-    /// The action for `event` when no delegate, `actions` or `style` entry gives one; nil
-    /// continues to the built-in action. Subclasses override it.
-    open class func defaultAction(forKey event: String) -> CAAction? { nil }
-
     /// Forgets memoised `defaultAction(forKey:)` results (the `cached` lookup strategy), for
     /// a subclass whose defaults change at run time.
     public static func invalidateActionCache() { EngineContext.current.actionCache.generation &+= 1 }
@@ -455,11 +448,6 @@ open class CALayer: NSObject, CAMediaTiming {
         set { setObject(.compositingFilter, newValue, in: context) }
     }
 
-    /// The affine part of `transform`.
-    open func affineTransform() -> CGAffineTransform { CATransform3DGetAffineTransform(transform) }
-    /// Sets `transform` from an affine transform (animates like `transform`).
-    open func setAffineTransform(_ m: CGAffineTransform) { transform = CATransform3DMakeAffineTransform(m) }
-
     // MARK: CAMediaTiming of the layer (not animatable)
 
     /// The layer's begin time in its parent's time.
@@ -505,50 +493,7 @@ open class CALayer: NSObject, CAMediaTiming {
         set { setTiming(.fillMode, Double(newValue.code), in: context) }
     }
 
-    /// The farthest descendant (or this layer) containing `p`, a point in the superlayer's
-    /// coordinates; nil when none does (hidden layers hit nothing). Override to change it.
-    open func hitTest(_ p: CGPoint) -> CALayer? { hitTestWalk(p) }
-
-    /// Whether `p`, in this layer's coordinates, is inside it: its bounds. Override for
-    /// other shapes (hitTest(_:) asks it).
-    open func contains(_ p: CGPoint) -> Bool { bounds.contains(p) }
-
-    // MARK: - drawing (CALayer+Display.swift)
-
-    /// Marks the layer for display at the next commit.
-    open func setNeedsDisplay() { displayQueue.mark(self) }
-
-    /// Marks the layer for display (the whole layer: there is no partial redraw here).
-    open func setNeedsDisplay(_ r: CGRect) { displayQueue.mark(self) }
-
-    /// Whether the layer is marked for display.
-    open func needsDisplay() -> Bool { displayQueue.isMarked(self) }
-
-    /// Displays the layer now if it is marked.
-    open func displayIfNeeded() {
-        guard displayQueue.isMarked(self) else { return }
-        displayQueue.unmark(self)
-        display()
-    }
-
-    /// Updates the contents: the delegate's `display(_:)`, else `draw(in:)` into a
-    /// recording context that becomes the contents. Override to set `contents` yourself.
-    open func display() { defaultDisplay() }
-
-    /// Draws the layer's contents into `ctx`: the delegate's `draw(_:in:)` by default.
-    open func draw(in ctx: CGContext) { delegate?.draw(self, in: ctx) }
-
-    /// Draws the layer and its sublayers into `ctx`, in the layer's own coordinates, from
-    /// their current values with no animation applied, as Core Animation's
-    /// `render(in:)`: background, recorded contents, a shape layer's path, sublayers (by
-    /// `zPosition`), border. Hidden layers, masks and layers with 3-D transforms are not
-    /// drawn, as Apple documents.
-    ///
-    /// ```swift
-    /// let ctx = CGContext(size: layer.bounds.size)
-    /// layer.render(in: ctx)   // ctx.operations: what was drawn, in order
-    /// ```
-    open func render(in ctx: CGContext) { renderTree(in: ctx, alpha: 1) }
+    // MARK: - drawing, hit testing and the affine transform: CALayerBase (Vocabulary/)
 
     // MARK: - the layer tree
     /// The parent layer, or nil.
