@@ -106,8 +106,10 @@ let package = Package(
                 dependencies: ["CSampler", .product(name: "SwiftProtobuf", package: "swift-protobuf")],
                 exclude: ["Proto/profile.proto"], swiftSettings: release),
         // The profiler's acceptance workload: commit-, lookup- and evaluate-like work, 6:3:1.
+        // Optimised in the debug configuration too (the profiler is tested on optimised code),
+        // so the tests' debug build makes it and scripts/test needs no release build.
         .executableTarget(name: "strata-profile-acceptance", dependencies: ["StrataProfiler"],
-                          swiftSettings: release),
+                          swiftSettings: release + [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         // cairo (Debian's libcairo2-dev): pictures of render snapshots.
         .systemLibrary(name: "CCairo", path: "Sources/CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         // Pictures of a RenderSnapshot (PNG, SVG) drawn with cairo; pixel comparison for goldens.

@@ -1,13 +1,17 @@
 import Foundation
 import XCTest
 
-/// The release build of `strata-profile-acceptance` the acceptance and stress tests run.
+/// The optimised build of `strata-profile-acceptance` the acceptance and stress tests run.
 ///
-/// Found, newest first, beside this test bundle's build (`<scratch>/<triple>/release/`) or in
-/// the default `.build/release/` (scripts/test builds it there); when none is newer than the
-/// sources of the executable, StrataProfiler and CSampler, it is built with
-/// `swift build -c release --product strata-profile-acceptance` into a scratch directory of
-/// its own (the test's own scratch directory is locked while `swift test` runs).
+/// The workload is profiled as optimised code (inlined, as users' release builds are), so
+/// Package.swift compiles this executable with `-O` in the debug configuration too: the tests'
+/// own `swift build --build-tests` makes it beside the test bundle, and scripts/test needs no
+/// release build (65 s here, 134 s on a slower host). Looked for, in order, beside this test
+/// bundle (`<scratch>/<triple>/debug/`), then in that scratch's `release/` and the default
+/// `.build/release/`; when none is newer than the sources of the executable, StrataProfiler
+/// and CSampler, it is built with `swift build -c release --product strata-profile-acceptance`
+/// into a scratch directory of its own (the test's own scratch directory is locked while
+/// `swift test` runs).
 enum AcceptanceExecutable {
     static let product = "strata-profile-acceptance"
     static let packageRoot = URL(fileURLWithPath: #filePath)
@@ -45,8 +49,10 @@ enum AcceptanceExecutable {
         var out: [URL] = []
         // /proc/self/exe: <scratch>/<triple>/debug/StrataPackageTests.xctest
         if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-            let tripleDir = URL(fileURLWithPath: exe).deletingLastPathComponent().deletingLastPathComponent()
-            out.append(tripleDir.appendingPathComponent("release").appendingPathComponent(product))
+            let configurationDir = URL(fileURLWithPath: exe).deletingLastPathComponent()
+            // The tests' own build: optimised in either configuration (Package.swift).
+            out.append(configurationDir.appendingPathComponent(product))
+            out.append(configurationDir.deletingLastPathComponent().appendingPathComponent("release").appendingPathComponent(product))
         }
         out.append(packageRoot.appendingPathComponent(".build/release").appendingPathComponent(product))
         out.append(ownScratch.appendingPathComponent("release").appendingPathComponent(product))

@@ -2,7 +2,7 @@ import Foundation
 import StrataProfiler
 import XCTest
 
-/// Issue 7's acceptance: the release executable's commit-, lookup- and evaluate-like work
+/// Issue 7's acceptance: the optimised executable's commit-, lookup- and evaluate-like work
 /// (6:3:1 of CPU time) profiled for about 2 s at 1 kHz.
 final class AcceptanceTests: XCTestCase {
     static let expected = ["commitLike": 60.0, "lookupLike": 30.0, "evaluateLike": 10.0]

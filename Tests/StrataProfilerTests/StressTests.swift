@@ -7,7 +7,7 @@ import XCTest
 /// errors and dlopen / dlclose libraries: the run finishes (no hang: a watchdog kills it),
 /// nothing crashes, every exception is caught.
 final class StressTests: XCTestCase {
-    /// The release executable's stress mode, once per unwinder: 5 threads at 10 kHz for 1.5 s.
+    /// The optimised executable's stress mode, once per unwinder: 5 threads at 10 kHz for 1.5 s.
     func test_highRateProfilingSurvivesExceptionsAndDlopenWithEveryUnwinder() throws {
         let exe = try AcceptanceExecutable.url()
         for unwinder in ["backtrace", "dwarf", "fp"] {
