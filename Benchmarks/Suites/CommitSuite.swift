@@ -42,12 +42,18 @@ extension CommitSuite {
     /// the running animation's record told its new slot), where in `retire` the slots go
     /// from the end of the track and nothing moves. The reset (untimed) removes the long
     /// animations and starts both sets again, one of each in turn.
+    ///
+    /// The iterations are pinned, to 200,000 retirements a repetition: Google Benchmark counts
+    /// only the timed body towards its minimum time, and a reset here (starting 2N animations)
+    /// costs about 30 times the retirement it prepares, so the automatic count ran 17,510
+    /// resets a repetition at N = 100 and the four `retire-churn` cases took 93 s of the main
+    /// job for 3 s of timed work.
     static func retireCase(n: Int, churn: Bool = false) -> BenchmarkCase {
         let variant = retireVariant(churn: churn)
         return BenchmarkCase(
             "commit/\(variant)/\(n)", items: n, item: "animation",
             unit: n >= 10_000 ? .microseconds : .nanoseconds,
-            resets: true,
+            iterations: max(1, 200_000 / n), resets: true,
             parameters: ["suite": "commit", "engine": "strata", "variant": variant, "properties": "1", "n": "\(n)"],
             make: { try makeRetireWorkload(n: n, churn: churn) })
     }

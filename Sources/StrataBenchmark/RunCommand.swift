@@ -205,13 +205,10 @@ struct RunCommand: ParsableCommand {
         progress("counting mallocs, instructions and simulated cache misses of \(counted.count) bodies")
         var callgrind: [String: Counts.LayoutCounts] = [:]
         if Counts.valgrindAvailable {
-            let scratch = Counts.scratchDirectory()
-            defer { try? FileManager.default.removeItem(at: scratch) }
             do {
-                callgrind = try Counts.byBody(Counts.callgrind(
+                callgrind = try Counts.byBody(Counts.callgrindEachBody(
                     executable: CommandLine.arguments[0].contains("/") ? URL(fileURLWithPath: CommandLine.arguments[0]).path : CommandLine.arguments[0],
-                    arguments: ["count-worker", "--iterations", "\(countIterations)", "--layouts", "\(layouts)"] + counted.map(\.name),
-                    scratch: scratch))
+                    bodies: counted.map(\.name), iterations: countIterations, layouts: layouts, progress: progress))
             } catch {
                 warnings.append("instruction counts unavailable: \(error)")
             }
