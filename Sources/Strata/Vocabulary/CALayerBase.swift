@@ -13,9 +13,15 @@ import Foundation
 /// It holds no state and has no initialiser of its own: `CALayer`'s `super.init()` reaches
 /// `NSObject`'s.
 open class CALayerBase: NSObject {
-    /// The layer these members act on: every instance is a `CALayer` (this class is only
-    /// `CALayer`'s superclass).
-    @inline(__always) private var layer: CALayer { unsafeDowncast(self, to: CALayer.self) }
+    /// The layer these members act on. This class has to be `open` (an open class's superclass
+    /// must be), so code could subclass it directly: that is stopped here with a message, not
+    /// left to an unchecked downcast. (A class cast a call: these members are not on a hot path.)
+    private var layer: CALayer {
+        guard let layer = self as? CALayer else {
+            preconditionFailure("\(type(of: self)) subclasses CALayerBase, which is only CALayer's superclass: subclass CALayer instead")
+        }
+        return layer
+    }
 
     // MARK: - class defaults
 
