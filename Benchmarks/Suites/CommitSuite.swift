@@ -16,7 +16,7 @@ enum CommitSuite {
         for v in Variant.allCases {
             for n in sizes {
                 cases.append(commitCase(v, n: n, engine: "strata",
-                                        quick: n == 1_000 && [.implicit, .hostView, .actionsDictionary].contains(v)))
+                                        quick: n == 1_000 && [.implicit, .hostView, .actionsDictionary, .implicitOverRunning].contains(v)))
             }
         }
         for n in sizes { cases.append(retireCase(n: n)) }

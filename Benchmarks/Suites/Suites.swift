@@ -18,6 +18,7 @@ public enum Suites {
         "commit/implicit/1000",
         "commit/host-view-nsnull/1000",
         "commit/actions-dictionary/1000",
+        "commit/implicit-over-running/1000",
         "commit/explicit-basic/1000",
         "commit/explicit-keyframe/1000",
         "commit/retire/1000",

@@ -29,6 +29,11 @@ enum CommitVariant: String, CaseIterable {
     case nested
     /// `implicit` with the engine recorded (`StrataRecording`): what recording costs a change.
     case recorded
+    /// `implicit` on layers each already running an explicit opacity animation (added by the
+    /// fixture under its own key, lasting the whole run): each change interrupts a running
+    /// animation, as UI code retargets a move in flight, and the two animations of the
+    /// property are composed. `implicit` beside it is the same change with nothing running.
+    case implicitOverRunning = "implicit-over-running"
 
     var properties: Int { self == .implicit3 ? 3 : 1 }
     var animates: Bool { self != .disableActions && self != .hostView }
@@ -80,6 +85,13 @@ func makeCommitWorkload(_ v: CommitVariant, n: Int) throws -> Workload {
         layers.append(l)
     }
     CATransaction.commit()
+    if v == .implicitOverRunning {
+        let running = CABasicAnimation(keyPath: "opacity")
+        running.fromValue = 0.2
+        running.toValue = 0.3
+        running.duration = 1e12   // outlasts any run: each reset moves the clock 1000 s on
+        for l in layers { l.add(running, forKey: commitRunningKey) }
+    }
     let renderer = CARenderer(layer: root)
     var t = 0.0
     renderer.renderFrame(atTime: t)
@@ -92,7 +104,7 @@ func makeCommitWorkload(_ v: CommitVariant, n: Int) throws -> Workload {
         let opacity: Float = on ? 0.5 : 1
         CATransaction.begin()
         switch v {
-        case .implicit, .hostView, .actionsDictionary, .recorded:
+        case .implicit, .hostView, .actionsDictionary, .recorded, .implicitOverRunning:
             for l in layers { l.opacity = opacity }
         case .implicitScattered:
             for l in scattered { l.opacity = opacity }
@@ -142,11 +154,19 @@ func makeCommitWorkload(_ v: CommitVariant, n: Int) throws -> Workload {
                              "commit/\(v.rawValue)/\(n): \(started) animations running, expected \(expected)")
     try BenchmarkError.check(layers[n / 2].opacity == 0.5, "commit/\(v.rawValue)/\(n): model opacity not written")
     if v.animates {
+        // From the value shown at the change: the model's 1, or the running animation's 0.2.
+        let from: Float = v == .implicitOverRunning ? 0.2 : 1
         let p = layers[n / 2].presentation()?.opacity ?? -1
-        try BenchmarkError.check(p > 0.5 && p < 1, "commit/\(v.rawValue)/\(n): presentation opacity \(p) not between 1 and 0.5 mid-animation")
+        try BenchmarkError.check(p > min(from, 0.5) && p < max(from, 0.5), "commit/\(v.rawValue)/\(n): presentation opacity \(p) not between \(from) and 0.5 mid-animation")
     }
     reset()
     try BenchmarkError.check(StrataEngine.activeAnimationCount == before, "commit/\(v.rawValue)/\(n): animations left after reset")
+    if v == .implicitOverRunning {
+        // After the interruption ends, the running animation shows again.
+        let p = layers[n / 2].presentation()?.opacity ?? -1
+        try BenchmarkError.check(p >= 0.2 && p <= 0.3, "commit/\(v.rawValue)/\(n): presentation opacity \(p) after the change's animation ended, expected the running animation's (0.2-0.3)")
+        try BenchmarkError.check(layers[n / 2].animation(forKey: commitRunningKey) != nil, "commit/\(v.rawValue)/\(n): the running animation is gone")
+    }
     #if !STRATA_REFERENCE
     if v == .recorded {
         run()
@@ -166,6 +186,9 @@ func makeCommitWorkload(_ v: CommitVariant, n: Int) throws -> Workload {
     #endif
     return Workload(retaining: retained, reset: reset, run: run)
 }
+
+/// The key of `implicit-over-running`'s running animations.
+let commitRunningKey = "strata.commit.running"
 
 #if !STRATA_REFERENCE
 /// Ends the thread's recording when the `recorded` fixture is released, so later fixtures

@@ -53,11 +53,11 @@ extension AnimationStore {
             }
             id = r.nextInLayer
         }
-        let key = Int64(row) << 8 | Int64(p.raw)
-        if let i = composed.firstIndex(of: key) {
+        let i = composed.index(row: row, property: p.raw)
+        if i >= 0 {
             if !needs { composed.remove(at: i) }
         } else if needs {
-            composed.append(key)
+            composed.insert(row: row, property: p.raw)
         }
     }
 

@@ -136,8 +136,8 @@ final class AnimationStore {
     @exclusivity(unchecked) private var trackIndex: [Int: Int32] = [:]
     /// Records of kind `.object`, in add order.
     @exclusivity(unchecked) var objectRecords: [Int32] = []
-    /// (layer << 8 | property) of layer properties with composed animations.
-    @exclusivity(unchecked) var composed: [Int64] = []
+    /// The layer properties whose animations are composed (`ComposedPairs`).
+    @exclusivity(unchecked) var composed = ComposedPairs()
     /// Each layer row's animation list, in add order (records linked through `nextInLayer`
     /// and `prevInLayer`): its first and last record, -1 when empty. The store owns the
     /// lists, so linking and unlinking a record touch this store only. A row's two ends are
@@ -168,10 +168,11 @@ final class AnimationStore {
             layerLists.grow(to: grownCapacity(layerLists.capacity, needed: 2 * i + 2))
         }
         layerLists[2 * i] = -1; layerLists[2 * i + 1] = -1
+        composed.rowMade(row)
     }
 
     /// Bytes of the per-layer list heads (counted with the layer's bytes in reports).
-    var layerListBytes: Int { layerLists.capacity * 4 }
+    var layerListBytes: Int { layerLists.capacity * 4 + composed.rowBytes }
 
     /// `PropertyTable.hot`, read once (a global's every access checks its initialisation).
     let hot = PropertyTable.hot
@@ -267,7 +268,7 @@ final class AnimationStore {
     /// not live animations). Keyframe pools count their live capacity.
     var bytesAllocated: Int {
         var b = records.rows.capacity * MemoryLayout<AnimationRecord>.stride + objects.capacity * 8
-            + freeRecords.capacity * 4
+            + freeRecords.capacity * 4 + composed.pairBytes
         for t in tracks { b += t.bytesAllocated }
         for t in customTracks { b += t.bytesAllocated }
         for k in keyframeTracks { b += k.bytesAllocated }
