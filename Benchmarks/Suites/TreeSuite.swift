@@ -33,27 +33,29 @@ enum TreeSuite {
         /// layers).
         case present = "presentation"
         /// One frame of an animation on every layer, under a root with a time offset of its
-        /// own: every entry's local time goes through the ancestors (items: animations).
+        /// own, as a root paused (speed 0) or scrubbed (timeOffset) puts them: the layers'
+        /// animations run in the root's time (items: animations).
         case timedFrame = "frame-timed-root"
+        /// The same frame with no timed root: `frame-timed-root`'s plain path, beside it in
+        /// the same run (items: animations).
+        case plainFrame = "frame-plain-root"
     }
 
     static func cases() -> [BenchmarkCase] {
         var cases: [BenchmarkCase] = []
         for op in Operation.allCases {
             for shape in Shape.allCases {
-                // Under a timed root every change walks to the root (O(depth) per change):
-                // setting up a 1e6-deep chain's animations would take hours.
-                for n in sizes where !(op == .timedFrame && shape == .chain && n > 100_000) {
+                for n in sizes {
                     let items: Int
                     switch op {
-                    case .build, .present, .timedFrame: items = n
+                    case .build, .present, .timedFrame, .plainFrame: items = n
                     case .subtree: items = 2
                     case .convert: items = 1
                     }
                     cases.append(BenchmarkCase(
                         "tree/\(op.rawValue)/\(shape.rawValue)/\(n)", items: items,
-                        item: op == .convert ? "conversion" : op == .subtree ? "move" : op == .timedFrame ? "animation" : "layer",
-                        unit: op == .build || op == .present || op == .timedFrame ? (n >= 100_000 ? .milliseconds : .microseconds) : .nanoseconds,
+                        item: op == .convert ? "conversion" : op == .subtree ? "move" : op == .timedFrame || op == .plainFrame ? "animation" : "layer",
+                        unit: [.build, .present, .timedFrame, .plainFrame].contains(op) ? (n >= 100_000 ? .milliseconds : .microseconds) : .nanoseconds,
                         quick: n == 10_000 && shape != .fan, resets: op == .build,
                         parameters: ["suite": "tree", "operation": op.rawValue, "shape": shape.rawValue, "n": "\(n)"],
                         make: { try workload(op, shape, n) }))
@@ -76,7 +78,8 @@ enum TreeSuite {
         case .subtree: return try subtreeWorkload(shape, n)
         case .convert: return try convertWorkload(shape, n)
         case .present: return try presentWorkload(shape, n)
-        case .timedFrame: return try timedFrameWorkload(shape, n)
+        case .timedFrame: return try frameWorkload(shape, n, timedRoot: true)
+        case .plainFrame: return try frameWorkload(shape, n, timedRoot: false)
         }
     }
 
@@ -140,11 +143,12 @@ enum TreeSuite {
         }
     }
 
-    static func timedFrameWorkload(_ shape: Shape, _ n: Int) throws -> Workload {
+    static func frameWorkload(_ shape: Shape, _ n: Int, timedRoot: Bool) throws -> Workload {
+        let name = "tree/\(timedRoot ? Operation.timedFrame.rawValue : Operation.plainFrame.rawValue)/\(shape)/\(n)"
         let tree = Tree(shape, n)
         CATransaction.begin()
         CATransaction.setDisableActions(true)
-        tree.root.timeOffset = 0.5
+        if timedRoot { tree.root.timeOffset = 0.5 }
         CATransaction.commit()
         let renderer = CARenderer(layer: tree.root)
         renderer.renderFrame(atTime: 0)
@@ -155,9 +159,12 @@ enum TreeSuite {
         CATransaction.commit()
         var t = 5e6
         renderer.renderFrame(atTime: t)
-        // Precondition: halfway, under the offset root, every layer presents 0.5.
+        // Precondition: halfway (the offset root's time has moved as far as media time),
+        // every layer presents 0.5.
         let deep = Double(tree.deepest.presentation()?.opacity ?? -1)
-        try BenchmarkError.check(abs(deep - 0.5) < 1e-6, "tree/frame-timed-root/\(shape)/\(n): deepest opacity \(deep), expected 0.5")
+        try BenchmarkError.check(abs(deep - 0.5) < 1e-6, "\(name): deepest opacity \(deep), expected 0.5")
+        try BenchmarkError.check(tree.deepest.convertTime(t, from: nil) == t + (timedRoot ? 0.5 : 0),
+                                 "\(name): the deepest layer's time is not its root's")
         return Workload(retaining: [tree, renderer]) {
             t += 1.0 / 120
             renderer.renderFrame(atTime: t)

@@ -80,24 +80,29 @@ final class TimedTreeTests: XCTestCase {
         }
     }
 
-    /// A frame of N animations under one timed root converts each ancestor once, not once
-    /// per descendant: with one cache for the pass, converting every layer of an 8,000-deep
-    /// chain takes 8,000 steps (a walk per layer took 32 million). The end-to-end values
-    /// are checked too; the cost itself is measured by the tree suite
-    /// (`tree/frame-timed-root/...`), not here.
-    func test_frameUnderATimedRootOfADeepChainConvertsEachAncestorOnce() {
+    /// A frame of N animations under timed ancestors converts each timed ancestor once, and
+    /// only the timed ones: each layer names its time space (the nearest layer with timing
+    /// of its own), and the walk steps from one to the next. On an 8,000-deep chain with a
+    /// time offset on every 100th layer, converting every layer takes 80 steps (a walk per
+    /// layer through every ancestor took 32 million, a cached walk through every ancestor
+    /// 8,000). The end-to-end values are checked too; the cost itself is measured by the
+    /// tree suite (`tree/frame-timed-root/...`), not here.
+    func test_frameUnderATimedRootOfADeepChainConvertsEachTimedAncestorOnce() {
         onFreshEngine {
             let n = 8_000
             let layers = (0..<n).map { _ in CALayer() }
             CATransaction.begin()
             CATransaction.setDisableActions(true)
             for i in stride(from: n - 1, to: 0, by: -1) { layers[i - 1].addSublayer(layers[i]) }
-            layers[0].timeOffset = 0.5
+            for i in stride(from: 0, to: n, by: 100) { layers[i].timeOffset = 0.5 }
             CATransaction.commit()
             let store = EngineContext.current.layers
             var cache = LocalTimeCache(media: 10)
-            for l in layers.reversed() { XCTAssertEqual(store.localTime(l.row, cache: &cache), 10.5) }
-            XCTAssertEqual(cache.steps, n)
+            for (i, l) in layers.enumerated().reversed() {
+                XCTAssertEqual(store.localTime(l.row, cache: &cache), 10 + 0.5 * Double(i / 100 + 1), "layer \(i)")
+                XCTAssertEqual(store.timeSpace[Int(l.row)], layers[i / 100 * 100].row, "layer \(i)'s time space")
+            }
+            XCTAssertEqual(cache.steps, n / 100)
             let r = CARenderer(layer: layers[0])
             r.renderFrame(atTime: 0)
             CATransaction.begin()
@@ -109,6 +114,10 @@ final class TimedTreeTests: XCTestCase {
             r.renderFrame(atTime: 50)
             XCTAssertEqual(Double(layers[n - 1].presentation()?.opacity ?? -1), 0.5, accuracy: 1e-6)
             XCTAssertEqual(Double(layers[0].presentation()?.opacity ?? -1), 0.5, accuracy: 1e-6)
+            // One entry for each time space's implicit animations, not one for each layer.
+            let animations = EngineContext.current.animations
+            let entries = Set(layers.map { animations.records[Int(animations.firstOfLayer[Int($0.row)])].timing })
+            XCTAssertEqual(entries.count, n / 100)
             CATransaction.begin()
             CATransaction.setDisableActions(true)
             for l in layers { l.removeAllAnimations() }

@@ -55,7 +55,7 @@ extension EngineContext {
 
     @inline(never)
     private func timedImplicitEntry(row: Int32) -> Int32 {
-        transactions.implicitEntry(inTimeOf: row, timings: timings, newEntries: &changes.newEntries)
+        transactions.implicitEntry(inSpace: layers.timeSpace[Int(row)], timings: timings, newEntries: &changes.newEntries)
     }
 
     /// The shared timing entry of the innermost level's built-in implicit animations.
@@ -166,6 +166,7 @@ extension EngineContext {
         while c >= 0 {
             let next = layers.nextSibling[Int(c)]
             layers.unlink(c)
+            timeSpaceMayHaveChanged(c)
             if layers.handle[Int(c)] != nil { orphans.append(c) }
             c = next
         }

@@ -31,15 +31,26 @@ extension EngineContext {
     /// presentation (never animated), and the layer's subtree respaced when it changed.
     func setTimingField(_ layerRow: Int32, _ p: PropertyID, _ v: Double) {
         freezeLiveCopies()
-        if layers.setTimingField(layerRow, p, v) { respaceSubtree(layerRow) }
+        if layers.setTimingField(layerRow, p, v) { timeSpaceMayHaveChanged(layerRow) }
     }
 
-    /// A layer's time changed: the animations of its subtree that run on shared media-time
-    /// entries move to entries of their own layer's time space (`AnimationStore.respaceSubtree`).
-    func respaceSubtree(_ root: Int32) {
+    /// `row` was linked or unlinked, or its own timing became or stopped being the default:
+    /// the time spaces of its subtree follow (`LayerStore.updateTimeSpace`), and the
+    /// animations of the layers whose time space changed move to entries in the new one
+    /// (`AnimationStore.respace`). With no layer timed, nothing is looked at.
+    @inline(__always)
+    func timeSpaceMayHaveChanged(_ row: Int32) {
+        guard layers.timedLayers > 0 || layers.timeSpace[Int(row)] >= 0 else { return }
+        updateTimeSpace(row)
+    }
+
+    @inline(never)
+    private func updateTimeSpace(_ row: Int32) {
+        let space = layers.updateTimeSpace(row)
+        guard !layers.timeSpaceChanges.isEmpty else { return }
         var effects = RemovalEffects()
-        animations.respaceSubtree(root, layers: layers, timings: timings, newEntries: &changes.newEntries,
-                                  effects: &effects)
+        animations.respace(layers.timeSpaceChanges, to: space, timings: timings, newEntries: &changes.newEntries,
+                           effects: &effects)
         if !effects.other.isEmpty { apply(&effects.other) }
     }
 }

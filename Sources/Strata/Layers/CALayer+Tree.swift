@@ -98,11 +98,9 @@ extension CALayer {
             _ = Unmanaged.passUnretained(child).retain()
         }
         layers.link(child.row, under: row, at: min(index, Int(layers.childCount[Int(row)])))
-        // Only a move under a layer with its own timing needs the subtree's animations moved
-        // to layer-time entries (animations already on such entries follow the new parents
-        // by themselves); respacing every insert once any layer had timing made a deep
-        // chain's build quadratic.
-        if layers.timedLayers > 0 && layers.inTimedSubtree(child.row) { engine.respaceSubtree(child.row) }
+        // A move into another time space moves the subtree's animations to entries in it; a
+        // link within one time space (every link while no layer is timed) looks at one row.
+        engine.timeSpaceMayHaveChanged(child.row)
         if wasParent != row { child.runEvent(KeyInterner.onOrderIn, in: engine) }
         if engine.recorder != nil { engine.recorder!.inserted(child, into: self, at: layers.siblingIndex(child.row)) }
     }
@@ -113,6 +111,7 @@ extension CALayer {
         guard engine.layers.parent[Int(row)] >= 0 else { return }
         if engine.recorder != nil { engine.recorder!.removed(self) }
         engine.layers.unlink(row)
+        engine.timeSpaceMayHaveChanged(row)
         Unmanaged.passUnretained(self).release()
     }
 }

@@ -1,28 +1,30 @@
 import Foundation
 
-/// A layer's time changed (its speed, timeOffset, beginTime ... or a move under a timed
-/// ancestor): the animations of its subtree that ran on shared media-time entries move to
-/// entries of their own layer's time space.
+/// Layers' time spaces changed (a layer's own timing became or stopped being the default, or
+/// a subtree moved into another time space): their animations move to entries in the new
+/// one.
 extension AnimationStore {
-    /// Moves the animations of `root`'s subtree that run on shared media-time entries to
-    /// entries of their own layer's time space, so the layer's speed, timeOffset and
-    /// beginTime govern them from the next frame on. New entries not committed yet join
-    /// `newEntries` after the entry they stand in for.
-    func respaceSubtree(_ root: Int32, layers: LayerStore, timings: TimingStore, newEntries: inout [Int32],
-                        effects: inout RemovalEffects) {
-        var stack = [root]
-        while let row = stack.popLast() {
-            var moved: [Int32: Int32] = [:]   // old entry -> new entry, for this layer
+    /// Moves the animations of `rows`, whose time space is now `space` (a layer, or -1 for
+    /// media time), off entries in another space onto entries in it: the same parameters and
+    /// begin time, read in the new space's time from the next frame on (an animation's
+    /// beginTime is in its layer's time, which the move changed). Every animation of one old
+    /// entry moves to the same new entry, so animations that shared timing still share it.
+    /// New entries not committed yet join `newEntries` after the entry they stand in for.
+    /// Group members follow their group's entry and stay.
+    func respace(_ rows: [Int32], to space: Int32, timings: TimingStore, newEntries: inout [Int32],
+                 effects: inout RemovalEffects) {
+        var moved: [Int32: Int32] = [:]   // old entry -> new entry
+        for row in rows {
             var id = firstOfLayer[Int(row)]
             while id >= 0 {
                 let r = records[Int(id)]
                 let next = r.nextInLayer
                 let e = Int(r.timing)
-                if timings.params[e].space < 0 && timings.params[e].parent < 0 {
+                if timings.params[e].space != space && timings.params[e].parent < 0 {
                     let ne: Int32
                     if let m = moved[r.timing] { ne = m } else {
                         var p = timings.params[e]
-                        p.space = row
+                        p.space = space
                         p.beginTime = timings.begin[e]
                         ne = timings.make(p, groups: [])
                         let ni = Int(ne)
@@ -43,8 +45,6 @@ extension AnimationStore {
                 }
                 id = next
             }
-            var c = layers.firstChild[Int(row)]
-            while c >= 0 { stack.append(c); c = layers.nextSibling[Int(c)] }
         }
     }
 

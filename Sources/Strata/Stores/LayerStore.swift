@@ -62,6 +62,11 @@ final class LayerStore {
     @exclusivity(unchecked) var hints: Column<UInt8>
     /// Unretained pointer to the handle (valid while the row is alive).
     @exclusivity(unchecked) var handle: Column<Unmanaged<CALayer>?>
+    /// The layer whose local time this layer's animations run in: the layer itself when it
+    /// has timing of its own, else its superlayer's time space; -1 for media time (no such
+    /// layer on its way to the root). Layers in between have default timing, so their local
+    /// time is their time space's. Kept by `updateTimeSpace` (`LayerStore+Time.swift`).
+    @exclusivity(unchecked) var timeSpace: Column<Int32>
 
     /// `model[p]`, `presentation[p]`: base of property p's column or nil if not materialised.
     @exclusivity(unchecked) var model: Column<Slab<Double>?>
@@ -79,6 +84,7 @@ final class LayerStore {
         flags = Column(capacity: c, fill: 0)
         hints = Column(capacity: c, fill: 0)
         handle = Column(capacity: c, fill: nil)
+        timeSpace = Column(capacity: c, fill: -1)
         model = Column(capacity: PropertyTable.count, fill: nil)
         presentation = Column(capacity: PropertyTable.count, fill: nil)
     }
@@ -89,7 +95,7 @@ final class LayerStore {
             presentation[p]?.free()
         }
         parent.free(); firstChild.free(); lastChild.free(); nextSibling.free(); prevSibling.free()
-        childCount.free(); flags.free(); hints.free(); handle.free()
+        childCount.free(); flags.free(); hints.free(); handle.free(); timeSpace.free()
         model.free(); presentation.free()
     }
 
@@ -100,7 +106,7 @@ final class LayerStore {
     var bytesAllocated: Int {
         var lanes = 0
         for p in 0..<PropertyTable.count where model[p] != nil { lanes += PropertyTable.rows[p].width }
-        return capacity * (6 * 4 + 2 + 1 + 8 + 2 * lanes * 8)
+        return capacity * (7 * 4 + 2 + 1 + 8 + 2 * lanes * 8)
     }
 
     /// Live CAReplicatorLayer rows: while there are any, each snapshot looks for them.
@@ -120,6 +126,7 @@ final class LayerStore {
         let i = Int(row)
         parent[i] = -1; firstChild[i] = -1; lastChild[i] = -1; nextSibling[i] = -1; prevSibling[i] = -1
         childCount[i] = 0
+        timeSpace[i] = -1
         flags[i] = f | LayerFlags.alive
         hints[i] = 0
         for p in 0..<PropertyTable.count {
@@ -147,6 +154,7 @@ final class LayerStore {
         parent.grow(to: c, fill: -1); firstChild.grow(to: c, fill: -1); lastChild.grow(to: c, fill: -1)
         nextSibling.grow(to: c, fill: -1); prevSibling.grow(to: c, fill: -1); childCount.grow(to: c, fill: 0)
         flags.grow(to: c, fill: 0); hints.grow(to: c, fill: 0); handle.grow(to: c, fill: nil)
+        timeSpace.grow(to: c, fill: -1)
         for p in 0..<PropertyTable.count {
             guard let m = model[p], let pr = presentation[p] else { continue }
             let info = PropertyTable.rows[p]
@@ -248,144 +256,17 @@ final class LayerStore {
         changedRowsDropped += 1
     }
 
-    // MARK: time
+    // MARK: time (the rest: `LayerStore+Time.swift`)
 
     /// Layers whose timing fields are not the defaults (0 = every layer runs on media time).
     @exclusivity(unchecked) var timedLayers = 0
 
-    /// The eight CAMediaTiming fields of a layer, materialised together (`materializeTiming`).
-    static let timingFields: [PropertyID] = [.beginTime, .speed, .timeOffset, .duration,
-                                             .repeatCount, .repeatDuration, .autoreverses, .fillMode]
-
     /// Whether `materializeTiming` has run (every timing column exists).
-    @exclusivity(unchecked) private(set) var hasTimingColumns = false
+    @exclusivity(unchecked) var hasTimingColumns = false
 
-    /// Materialises the eight timing columns together (each layer at its defaults).
-    func materializeTiming() {
-        guard !hasTimingColumns else { return }
-        for q in LayerStore.timingFields where model[q.index] == nil { materialize(q) }
-        hasTimingColumns = true
-    }
-
-    /// A layer timing field's new value (validated by the layer), stored in model and
-    /// presentation (never animated). Returns whether it changed, so the caller respaces the
-    /// layer's subtree; the count of timed layers follows.
-    func setTimingField(_ row: Int32, _ p: PropertyID, _ v: Double) -> Bool {
-        // The timing fields are materialised together.
-        materializeTiming()
-        let i = Int(row)
-        let col = modelColumn(p)
-        let old = col[i]
-        let wasTimed = hasOwnTiming(row)
-        col[i] = v
-        presentationColumn(p)[i] = v
-        guard old != v else { return false }
-        // A count of the layers with timing of their own, not a flag: once the last one is
-        // back to defaults (or gone), changes and inserts skip the ancestor walks.
-        let isTimed = hasOwnTiming(row)
-        if isTimed && !wasTimed { timedLayers += 1 }
-        if wasTimed && !isTimed { timedLayers -= 1 }
-        return true
-    }
-
-    /// Does `row` itself have a timing field that is not its default (beginTime, speed,
-    /// timeOffset, duration, repeatCount, repeatDuration, autoreverses or fillMode)?
-    @inline(__always)
-    func hasOwnTiming(_ row: Int32) -> Bool {
-        guard hasTimingColumns, let b = model[PropertyID.beginTime.index] else { return false }
-        return hasOwnTiming(Int(row), b)
-    }
-
-    /// `hasOwnTiming` once the timing columns are known to exist (`b`: beginTime's).
-    @inline(__always)
-    private func hasOwnTiming(_ i: Int, _ b: Slab<Double>) -> Bool {
-        if b[i] != 0 || model[PropertyID.speed.index]![i] != 1 || model[PropertyID.timeOffset.index]![i] != 0 { return true }
-        return model[PropertyID.duration.index]![i] != 0 || model[PropertyID.repeatCount.index]![i] != 0
-            || model[PropertyID.repeatDuration.index]![i] != 0 || model[PropertyID.autoreverses.index]![i] != 0
-            || model[PropertyID.fillMode.index]![i] != 0
-    }
-
-    /// One layer's time for its parent's time `t`: the identity when its timing is all
-    /// defaults, else `TimingStore.layerLocalTime` (the animation's window and fold: see
-    /// there for what `active` means). Needs the timing columns.
-    @inline(__always)
-    private func ownTime(_ i: Int, _ t: Double, _ b: Slab<Double>) -> (time: Double, active: Bool) {
-        guard hasOwnTiming(i, b) else { return (t, true) }
-        var p = TimingParameters()
-        p.speed = model[PropertyID.speed.index]![i]
-        p.timeOffset = model[PropertyID.timeOffset.index]![i]
-        p.duration = model[PropertyID.duration.index]![i]
-        p.repeatCount = model[PropertyID.repeatCount.index]![i]
-        p.repeatDuration = model[PropertyID.repeatDuration.index]![i]
-        p.autoreverses = model[PropertyID.autoreverses.index]![i] != 0
-        p.fill = UInt8(truncatingIfNeeded: Int(model[PropertyID.fillMode.index]![i]))
-        return TimingStore.layerLocalTime(parentTime: t, begin: b[i], p)
-    }
-
-    /// A layer's local time for parent (media) time `t`, from the root down (each layer's
-    /// `TimingStore.layerLocalTime`), whether or not the layer is active there: what
-    /// `convertTime` and commits use.
-    func localTime(_ row: Int32, _ t: Double) -> Double {
-        var cache = LocalTimeCache(media: t)
-        return localTime(row, cache: &cache)
-    }
-
-    /// `localTime(row, t)`, or NaN when the layer or an ancestor is outside its active time
-    /// and not held by its fill mode there (its animations then have no effect): the time a
-    /// frame evaluates the layer's animations at.
-    func activeLocalTime(_ row: Int32, _ t: Double) -> Double {
-        var cache = LocalTimeCache(media: t)
-        return activeLocalTime(row, cache: &cache)
-    }
-
-    /// `localTime(row, cache.media)`, remembering the local time of every layer on the way:
-    /// a pass that converts many layers' times (a frame's timing entries, a commit's new
-    /// entries) walks each ancestor once, not once per descendant (per-entry walks made a
-    /// frame of N animations under a timed ancestor O(N x depth): 0.5 s for a 16,000-deep
-    /// chain).
-    func localTime(_ row: Int32, cache: inout LocalTimeCache) -> Double {
-        mappedTime(row, cache: &cache).time
-    }
-
-    /// `activeLocalTime(row, cache.media)` through the cache.
-    func activeLocalTime(_ row: Int32, cache: inout LocalTimeCache) -> Double {
-        let m = mappedTime(row, cache: &cache)
-        return m.active ? m.time : .nan
-    }
-
-    /// The walk behind `localTime` and `activeLocalTime`.
-    private func mappedTime(_ row: Int32, cache: inout LocalTimeCache) -> LayerTime {
-        guard hasTimingColumns, let b = model[PropertyID.beginTime.index] else { return LayerTime(time: cache.media, active: true) }
-        if let known = cache.times[row] { return known }
-        // Up to the first ancestor already converted (or past the root) ...
-        var x = row
-        var time = LayerTime(time: cache.media, active: true)
-        cache.path.removeAll(keepingCapacity: true)
-        while x >= 0 {
-            if let known = cache.times[x] { time = known; break }
-            cache.path.append(x)
-            x = parent[Int(x)]
-        }
-        // ... then down again, root side first.
-        for r in cache.path.reversed() {
-            let own = ownTime(Int(r), time.time, b)
-            time = LayerTime(time: own.time, active: time.active && own.active)
-            cache.times[r] = time
-            cache.steps &+= 1
-        }
-        return time
-    }
-
-    /// Does `row` or an ancestor have non-default timing?
-    func inTimedSubtree(_ row: Int32) -> Bool {
-        guard timedLayers > 0, hasTimingColumns, let b = model[PropertyID.beginTime.index] else { return false }
-        var x = row
-        while x >= 0 {
-            if hasOwnTiming(Int(x), b) { return true }
-            x = parent[Int(x)]
-        }
-        return false
-    }
+    /// The rows whose time space the last `updateTimeSpace` changed (kept to reuse its
+    /// storage).
+    @exclusivity(unchecked) var timeSpaceChanges: [Int32] = []
 
     // MARK: tree
 

@@ -14,6 +14,12 @@ struct TransactionLevel {
     var implicitEntry: Int32 = -1
     /// Timing entries made at this level for explicit animations, reused for equal timing.
     var entryCache: [(TimingParameters, Int32)] = []
+    /// The entries of this level's built-in implicit animations in layer time spaces, by
+    /// space (`LayerStore.timeSpace`), and the last one asked for (consecutive changes are
+    /// mostly in one space).
+    var spaceEntries: [Int32: Int32] = [:]
+    var lastSpace: Int32 = -1
+    var lastSpaceEntry: Int32 = -1
 
     init(implicit: Bool) { self.implicit = implicit }
 
@@ -31,5 +37,8 @@ struct TransactionLevel {
     mutating func invalidateEntries() {
         implicitEntry = -1
         entryCache.removeAll()
+        spaceEntries.removeAll()
+        lastSpace = -1
+        lastSpaceEntry = -1
     }
 }

@@ -19,13 +19,29 @@ extension TransactionStack {
     }
 
     /// The entry of a built-in implicit animation of a layer with timing of its own (or
-    /// under such a layer): the innermost level's duration and curve in layer `row`'s time.
-    mutating func implicitEntry(inTimeOf row: Int32, timings: TimingStore, newEntries: inout [Int32]) -> Int32 {
-        var params = TimingParameters()
-        params.duration = self[count - 1].duration
-        params.curve = timings.curveID(self[count - 1].timingFunction ?? CAMediaTimingFunction.defaultCurve)
-        params.space = row
-        return entry(for: params, timings: timings, newEntries: &newEntries)
+    /// under such a layer): the innermost level's duration and curve in the time of layer
+    /// `space`, the layer's time space (`LayerStore.timeSpace`), so the implicit animations
+    /// of every layer under one timed layer share an entry.
+    /// Found by space (not by `entry(for:)`'s few cached parameters), so a transaction over
+    /// the layers of many timed subtrees makes one entry a subtree, not one a layer.
+    mutating func implicitEntry(inSpace space: Int32, timings: TimingStore, newEntries: inout [Int32]) -> Int32 {
+        let top = count - 1
+        if self[top].lastSpace == space && timings.alive[Int(self[top].lastSpaceEntry)] { return self[top].lastSpaceEntry }
+        let e: Int32
+        if let known = self[top].spaceEntries[space], timings.alive[Int(known)] {
+            e = known
+        } else {
+            var params = TimingParameters()
+            params.duration = self[top].duration
+            params.curve = timings.curveID(self[top].timingFunction ?? CAMediaTimingFunction.defaultCurve)
+            params.space = space
+            e = timings.make(params, groups: openGroups())
+            newEntries.append(e)
+            self[top].spaceEntries[space] = e
+        }
+        self[top].lastSpace = space
+        self[top].lastSpaceEntry = e
+        return e
     }
 
     /// A timing entry for explicit parameters at the innermost level (shared when equal).
