@@ -174,4 +174,63 @@ final class TimeSpaceTests: XCTestCase {
             }
         }
     }
+
+    /// Groups of equal timing added in one transaction share the group's entry, and their
+    /// equal members share the members' entries. A layer moved into a timed subtree mid-group
+    /// takes its group and members onto entries of their own in the new time; the others keep
+    /// theirs.
+    func test_groupsSharingEntriesFollowTheirLayerIntoATimedSubtree() {
+        onFreshEngine {
+            let root = CALayer(), fast = CALayer()
+            let layers = (0..<4).map { _ in CALayer() }
+            CATransaction.begin()
+            CATransaction.setDisableActions(true)
+            root.addSublayer(fast)
+            fast.speed = 2
+            for l in layers { root.addSublayer(l) }
+            CATransaction.commit()
+            let r = CARenderer(layer: root)
+            r.renderFrame(atTime: 0)
+            func basic(_ key: String, to: Double, duration: Double) -> CABasicAnimation {
+                let a = CABasicAnimation(keyPath: key)
+                a.fromValue = 0.0
+                a.toValue = to
+                a.duration = duration
+                a.timingFunction = CAMediaTimingFunction(name: .linear)
+                return a
+            }
+            let g = CAAnimationGroup()
+            g.animations = [basic("opacity", to: 1, duration: 8), basic("borderWidth", to: 10, duration: 4)]
+            g.duration = 8
+            g.timingFunction = CAMediaTimingFunction(name: .linear)
+            CATransaction.begin()
+            for l in layers { l.add(g, forKey: "g") }
+            CATransaction.commit()   // at 0
+            let animations = EngineContext.current.animations
+            func entries(_ l: CALayer) -> [Int32] {
+                let gid = animations.firstOfLayer[Int(l.row)]
+                return [animations.records[Int(gid)].timing] + animations.groupChildren[gid]!.map { animations.records[Int($0)].timing }
+            }
+            XCTAssertEqual(Set(layers.map(entries)).count, 1, "equal groups: one group entry, one entry per member timing")
+            XCTAssertEqual(Set(entries(layers[0])).count, 3)
+            r.renderFrame(atTime: 1)
+            CATransaction.begin()
+            CATransaction.setDisableActions(true)
+            fast.addSublayer(layers[1])
+            CATransaction.commit()
+            XCTAssertEqual(Set(layers.map(entries)).count, 2)
+            XCTAssertTrue(Set(entries(layers[1])).isDisjoint(with: entries(layers[0])), "the moved group's entries are its own")
+            for t in [1.5, 3.0] {
+                r.renderFrame(atTime: t)
+                for (i, l) in layers.enumerated() {
+                    // The group's time: media time, or the fast layer's (twice it) once moved.
+                    let local = i == 1 ? 2 * t : t
+                    let p = l.presentation()!
+                    XCTAssertEqual(Double(p.opacity), local / 8, accuracy: 1e-9, "layer \(i) at \(t)")
+                    // borderWidth's member lasts 4 s of the group's time, no fill: the model's 0 after.
+                    XCTAssertEqual(Double(p.borderWidth), local < 4 ? 10 * local / 4 : 0, accuracy: 1e-9, "layer \(i) at \(t)")
+                }
+            }
+        }
+    }
 }

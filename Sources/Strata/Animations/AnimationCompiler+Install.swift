@@ -43,9 +43,12 @@ extension AnimationCompiler {
     }
 
     /// Stores a group under `key` with timing entry `e`: a record of its own, and its members,
-    /// each on a timing entry of its own under the group's, in the open transaction's
-    /// defaults (`transactionDuration`, `transactionTimingFunction`); those entries join
-    /// `newEntries` (the commit gives them their begin time). Returns the group's record.
+    /// each on a timing entry under the group's, in the open transaction's defaults
+    /// (`transactionDuration`, `transactionTimingFunction`); new entries join `newEntries`
+    /// (the commit gives them their begin time). Groups added with equal timing share the
+    /// group's entry (`EngineContext.entry(for:)`), and their equal members share the
+    /// members' entries (`memberEntry`): a frame times N such groups of two members as three
+    /// entries, not 3N. Returns the group's record.
     @discardableResult
     func installGroup(_ children: [(CAAnimation, PreparedAnimation)], object: CAAnimation?, row: Int32, key: Int32,
                       timing e: Int32, transactionDuration: Double,
@@ -59,8 +62,7 @@ extension AnimationCompiler {
             if child.duration == 0 { cp.duration = groupDuration }
             cp.parent = e
             cp.removedOnCompletion = false
-            let ce = timings.make(cp, groups: [])
-            newEntries.append(ce)
+            let ce = memberEntry(cp, newEntries: &newEntries)
             let childKey = animations.nextAnonymousKey()
             let added: Int32
             if case let .group(grandchildren) = p {
@@ -77,6 +79,21 @@ extension AnimationCompiler {
         }
         animations.groupChildren[gid] = ids
         return gid
+    }
+
+    /// The entry of a group member with timing `p` (its `parent` the group's entry): one made
+    /// for an equal member of another group on the same group entry in this transaction
+    /// (alive and not committed yet: the group entry is this transaction's), else a new one.
+    private func memberEntry(_ p: TimingParameters, newEntries: inout [Int32]) -> Int32 {
+        // The entry's own parameters, not only the remembered ones: a slot freed since may
+        // hold another entry now.
+        for (q, e) in memberEntries where q == p && timings.alive[Int(e)] && !timings.committed[Int(e)]
+            && timings.params[Int(e)] == p { return e }
+        let e = timings.make(p, groups: [])
+        newEntries.append(e)
+        if memberEntries.count == 8 { memberEntries.removeFirst() }
+        memberEntries.append((p, e))
+        return e
     }
 }
 

@@ -22,6 +22,9 @@ final class AnimationCompiler {
     let timings: TimingStore
     /// The change whose action is running (its old value is where an action's animation starts).
     let inFlight: ChangeInFlight
+    /// The last few group members' entries made (`memberEntry`), to share with equal members
+    /// of other groups on the same group entry.
+    var memberEntries: [(TimingParameters, Int32)] = []
 
     init(layers: LayerStore, animations: AnimationStore, timings: TimingStore, inFlight: ChangeInFlight) {
         self.layers = layers

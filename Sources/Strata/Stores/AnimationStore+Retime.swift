@@ -26,30 +26,36 @@ extension AnimationStore {
                         var p = timings.params[e]
                         p.space = space
                         p.beginTime = timings.begin[e]
-                        ne = timings.make(p, groups: [])
-                        let ni = Int(ne)
-                        timings.begin[ni] = timings.begin[e]
-                        timings.committed[ni] = timings.committed[e]
-                        timings.started[ni] = timings.started[e]
-                        timings.completed[ni] = timings.completed[e]
-                        if !timings.committed[e] {
-                            // The new entry stands in for the old one: committed in its place,
-                            // so completion blocks become due in the order their animations
-                            // were added.
-                            let at = newEntries.firstIndex(of: Int32(e)).map { $0 + 1 } ?? newEntries.count
-                            newEntries.insert(ne, at: at)
-                        }
+                        ne = copyEntry(e, with: p, timings: timings, newEntries: &newEntries)
                         moved[r.timing] = ne
                     }
-                    retime(id, to: ne, timings: timings, effects: &effects)
+                    retime(id, to: ne, timings: timings, newEntries: &newEntries, effects: &effects)
                 }
                 id = next
             }
         }
     }
 
+    /// A new entry with parameters `p` standing in for entry `e`: its begin time and state
+    /// (committed, started, completed) are `e`'s. One not committed yet is committed in `e`'s
+    /// place (it joins `newEntries` after it), so completion blocks become due in the order
+    /// their animations were added.
+    private func copyEntry(_ e: Int, with p: TimingParameters, timings: TimingStore, newEntries: inout [Int32]) -> Int32 {
+        let ne = timings.make(p, groups: [])
+        let ni = Int(ne)
+        timings.begin[ni] = timings.begin[e]
+        timings.committed[ni] = timings.committed[e]
+        timings.started[ni] = timings.started[e]
+        timings.completed[ni] = timings.completed[e]
+        if !timings.committed[e] {
+            let at = newEntries.firstIndex(of: Int32(e)).map { $0 + 1 } ?? newEntries.count
+            newEntries.insert(ne, at: at)
+        }
+        return ne
+    }
+
     /// Moves a record from its timing entry to `e` (lists, counts, track columns).
-    func retime(_ id: Int32, to e: Int32, timings: TimingStore, effects: inout RemovalEffects) {
+    func retime(_ id: Int32, to e: Int32, timings: TimingStore, newEntries: inout [Int32], effects: inout RemovalEffects) {
         let r = records[Int(id)]
         let old = Int(r.timing)
         if r.prevInTiming >= 0 { records[Int(r.prevInTiming)].nextInTiming = r.nextInTiming }
@@ -79,10 +85,19 @@ extension AnimationStore {
         case .keyframes: keyframeTracks[Int(r.track)].timing[Int(r.slot)] = e
         case .custom where r.track >= 0: customTracks[Int(r.track)].timing[Int(r.slot)] = e
         case .group:
-            // Children run on the group's time: re-parent their entries.
+            // Children run on the group's time: their entries are re-parented, in place when
+            // a member's entry is its own, else (shared with equal members of other groups,
+            // `AnimationCompiler.memberEntry`) the member moves to a copy under `e`.
             for child in groupChildren[id] ?? [] {
                 let ce = Int(records[Int(child)].timing)
-                timings.params[ce].parent = e
+                if timings.refCount[ce] == 1 {
+                    timings.params[ce].parent = e
+                    continue
+                }
+                var p = timings.params[ce]
+                p.parent = e
+                let nce = copyEntry(ce, with: p, timings: timings, newEntries: &newEntries)
+                retime(child, to: nce, timings: timings, newEntries: &newEntries, effects: &effects)
             }
         default: break
         }
