@@ -38,6 +38,8 @@ enum FrameSuite {
                 specs.append(FrameSpec(width: .position, timing: .own, kind: kind, n: n))
             }
         }
+        // Groups of equal timing: beside shared-timing opacity and position.
+        for n in sizes where n <= 100_000 { specs.append(FrameSpec(width: .position, timing: .shared, kind: .group, n: n)) }
         return specs
     }
 

@@ -234,3 +234,70 @@ final class TimeSpaceTests: XCTestCase {
         }
     }
 }
+
+/// Group members are timed 8 at a time on their groups' eased times (`evaluateMemberBlock`)
+/// with the values the one-by-one path gives: the definition, computed here.
+final class GroupMemberTimingTests: XCTestCase {
+    /// 40 groups, each its own begin time and an ease-out curve, of two members: opacity
+    /// with an ease-in curve over the group's 10 s, borderWidth linear over 4 s (over inside
+    /// the group: the model after). Every frame, every layer shows the definition's values;
+    /// the blocks path ran while all members were inside their durations, and the members
+    /// after one ended were timed one by one with the same values.
+    func test_membersTimedTogetherShowTheDefinitionsValues() {
+        onFreshEngine {
+            let root = CALayer()
+            let layers = (0..<40).map { _ in CALayer() }
+            withActionsDisabled { for l in layers { root.addSublayer(l) } }
+            let r = CARenderer(layer: root)
+            r.renderFrame(atTime: 0)
+            CATransaction.begin()
+            for (i, l) in layers.enumerated() {
+                let o = CABasicAnimation(keyPath: "opacity")
+                o.fromValue = 0.0
+                o.toValue = 1.0
+                o.timingFunction = CAMediaTimingFunction(name: .easeIn)
+                let w = CABasicAnimation(keyPath: "borderWidth")
+                w.fromValue = 0.0
+                w.toValue = 10.0
+                w.duration = 4
+                w.timingFunction = CAMediaTimingFunction(name: .linear)
+                let g = CAAnimationGroup()
+                g.animations = [o, w]
+                g.duration = 10
+                g.beginTime = 0.5 + 0.01 * Double(i)   // absolute (media time, the root's)
+                g.timingFunction = CAMediaTimingFunction(name: .easeOut)
+                l.add(g, forKey: "g")
+            }
+            CATransaction.commit()
+            let easeIn = UnitBezier(0.42, 0, 1, 1), easeOut = UnitBezier(0, 0, 0.58, 1)
+            let timings = EngineContext.current.timings
+            var blocksBefore = timings.memberBlocksTimed, blockFrames = 0
+            for t in [0.75, 1.0, 2.0, 3.0, 4.5, 6.0, 9.0] {
+                r.renderFrame(atTime: t)
+                var allInside = true
+                for (i, l) in layers.enumerated() {
+                    let p = l.presentation()!
+                    guard t >= 0.5 + 0.01 * Double(i) else {
+                        // Before its group's begin (no fill): the model.
+                        XCTAssertEqual(p.opacity, 1, "layer \(i) at \(t)")
+                        XCTAssertEqual(p.borderWidth, 0, "layer \(i) at \(t)")
+                        allInside = false
+                        continue
+                    }
+                    let groupTime = 10 * easeOut.solve((t - 0.5 - 0.01 * Double(i)) / 10)
+                    // To the curve solver's tolerance: the group's time is eased by the vector
+                    // pass (Newton to 1e-12 in x), here by the scalar solve.
+                    XCTAssertEqual(Double(p.opacity), easeIn.solve(groupTime / 10), accuracy: 1e-7, "layer \(i) at \(t)")
+                    XCTAssertEqual(Double(p.borderWidth), groupTime < 4 ? 10 * groupTime / 4 : 0, accuracy: 1e-6, "layer \(i) at \(t)")
+                    if groupTime >= 4 { allInside = false }
+                }
+                // The frame after a group's begin starts its members (one by one; the last
+                // begin at 0.89); from the next, while every member is inside its duration,
+                // all 80 go in blocks of 8.
+                if t > 1 && allInside { XCTAssertEqual(timings.memberBlocksTimed - blocksBefore, 10, "at \(t)"); blockFrames += 1 }
+                blocksBefore = timings.memberBlocksTimed
+            }
+            XCTAssertGreaterThanOrEqual(blockFrames, 1, "a frame timed every member in blocks")
+        }
+    }
+}

@@ -22,7 +22,8 @@ struct FrameSpec: Hashable {
     /// begin time and its own curve.
     enum Timing: String, CaseIterable { case shared, linear, own }
     /// `basic` (from/to), `keyframe` (8 values), `path` (cubic, paced), `group` (opacity +
-    /// position children), `spring` (a lightly damped CASpringAnimation, one second into its
+    /// position children; `shared`: equal groups, `own`: each group its own begin time and
+    /// curve), `spring` (a lightly damped CASpringAnimation, one second into its
     /// motion: `shared` timing gives every layer the same spring and begin time, one solve per
     /// frame; `own` gives each its own stiffness and begin time, a solve per animation).
     enum Kind: String, CaseIterable { case basic, keyframe, path, group, spring }
@@ -126,6 +127,13 @@ func makeFrameWorkload(_ spec: FrameSpec) throws -> Workload {
             let g = CAAnimationGroup()
             g.animations = [o, p]
             g.duration = duration
+            if spec.timing == .own {
+                // As `basic` with own timing: each group its own begin time and curve (its
+                // members run on the group's eased time).
+                g.beginTime = Double(i % 1000) * 1e-3
+                let k = Float(i % 9973) / 9973
+                g.timingFunction = CAMediaTimingFunction(controlPoints: 0.1 + 0.3 * k, 0.05, 0.6 + 0.3 * k, 1)
+            }
             l.add(g, forKey: "g")
         case (.spring, _):
             let s = CASpringAnimation(keyPath: keyPath(spec.width))

@@ -92,6 +92,7 @@ extension AnimationStore {
                 let ce = Int(records[Int(child)].timing)
                 if timings.refCount[ce] == 1 {
                     timings.params[ce].parent = e
+                    timings.deferredChanged = true   // the member tables name the group entry
                     continue
                 }
                 var p = timings.params[ce]

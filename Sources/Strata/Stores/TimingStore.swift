@@ -61,8 +61,24 @@ final class TimingStore {
     /// takes the scalar path (repeats, autoreverses, an offset, a group or a layer time
     /// space, cumulative, a zero or infinite duration); 1 = simple with a Bézier curve;
     /// 2 = simple and linear; 4 = simple, linear and a spring (`evaluateSpringBlock`; the
-    /// Bézier pass's candidate test, `kind | kind >> 1` in bit 0, leaves it out).
+    /// Bézier pass's candidate test, `kind | kind >> 1` in bit 0, leaves it out); 8 = a group
+    /// member or in a layer time space: timed after the flat pass, on its parent's time
+    /// (`evaluateDeferred`, which leaves it out of the flat pass), with 1 or 2 added for a
+    /// group member otherwise simple (`evaluateMemberBlock`).
     @exclusivity(unchecked) var vectorKind = Column<UInt8>(fill: 0)
+    /// The entries of kind 8, parents before children (by depth, then index), rebuilt when
+    /// one is made or released (`deferredChanged`).
+    @exclusivity(unchecked) var deferredEntries: [Int32] = []
+    @exclusivity(unchecked) var deferredChanged = false
+    /// Blocks of 8 group members `evaluateMemberBlock` has timed together (for the tests).
+    @exclusivity(unchecked) var memberBlocksTimed = 0
+    /// Where each block of 8 simple group members starts in `deferredEntries`, and the
+    /// blocks' fixed inputs side by side (`listDeferred`): per block, 8 lanes each of begin,
+    /// speed, duration, the curve's six coefficients and a linear flag, and the members'
+    /// group entries.
+    @exclusivity(unchecked) var memberBlockAt: [Int32] = []
+    @exclusivity(unchecked) var memberTable = Column<Double>(fill: 0)
+    @exclusivity(unchecked) var memberParents = Column<Int32>(fill: 0)
     /// Duration and speed, and the entry's curve's polynomial coefficients, as columns the
     /// vector pass loads 8 entries at a time.
     @exclusivity(unchecked) var durationColumn = Column<Double>(fill: 1)
@@ -116,6 +132,7 @@ final class TimingStore {
         vectorKind.free(); vectorBlocks.free(); durationColumn.free(); speedColumn.free()
         curveAX.free(); curveBX.free(); curveCX.free(); curveAY.free(); curveBY.free(); curveCY.free()
         springA.free(); springW.free(); springPhi.free(); springR.free(); springC.free()
+        memberTable.free(); memberParents.free()
     }
 
     var liveCount: Int { highWater - freeList.count }
@@ -212,6 +229,15 @@ final class TimingStore {
         } else {
             vectorKind[i] = simple ? (p.curve == 0 ? 2 : 1) : 0
         }
+        if p.parent >= 0 || p.space >= 0 {
+            // A group member as simple as the flat pass's lanes (on its group's time) is
+            // timed 8 at a time (`evaluateMemberBlock`): 9 with a Bézier curve, 10 linear.
+            let member = p.parent >= 0 && p.space < 0 && p.spring == 0 && !p.autoreverses && !p.cumulative
+                && p.timeOffset == 0 && p.repeatDuration == 0 && (p.repeatCount == 0 || p.repeatCount == 1)
+                && p.duration > 0 && p.duration.isFinite && p.speed.isFinite
+            vectorKind[i] = 8 | (member ? (p.curve == 0 ? 2 : 1) : 0)
+            deferredChanged = true
+        }
         durationColumn[i] = p.duration
         speedColumn[i] = p.speed
         let c = curves[Int(p.curve)]
@@ -255,6 +281,7 @@ final class TimingStore {
         phase[i] = TimingPhase.inactive.rawValue
         progress[i] = .nan
         groups[i] = []
+        if vectorKind[i] & 8 != 0 { deferredChanged = true }
         freeList.append(e)
         if freeList.count == highWater { reset() }
     }
@@ -270,12 +297,20 @@ final class TimingStore {
         hasChildren = false
         hasSpaces = false
         maxDepth = 0
+        deferredEntries.removeAll(keepingCapacity: true)
+        memberBlockAt.removeAll(keepingCapacity: true)
+        deferredChanged = false
     }
 
     /// Computes phase and progress of every entry at `now`, listing entries that started or
     /// completed. One curve solve per entry. `localTime(row, now)` gives a layer's local
     /// time for entries in a layer's time space. Group children are evaluated after their
     /// groups, on the group's (eased) local time.
+    ///
+    /// Entries on media time go through the flat vector pass whether or not there are groups
+    /// or time spaces; only group members and entries in a layer's time space (kind 8) are
+    /// timed one by one after it (`evaluateDeferred`). Before, a single group or timed layer
+    /// anywhere sent every entry of the engine down the scalar path, once per nesting depth.
     func evaluate(now: Double, localTime: (Int32, Double) -> Double) {
         if !shadow {
             justStarted.removeAll(keepingCapacity: true)
@@ -285,25 +320,8 @@ final class TimingStore {
             evaluateFlat(now: now)
             return
         }
-        // Groups before their children: one pass per nesting depth.
-        for d in 0...maxDepth {
-            for i in 0..<highWater where alive[i] && committed[i] && depth[i] == d {
-                let p = params[i]
-                if p.parent < 0 {
-                    evaluateEntry(i, parentTime: p.space >= 0 ? localTime(p.space, now) : now)
-                    continue
-                }
-                let t = childTime[Int(p.parent)]
-                if t.isNaN {
-                    // The group has no effect now: neither have its children.
-                    phase[i] = TimingPhase.inactive.rawValue
-                    progress[i] = .nan
-                    childTime[i] = .nan
-                } else {
-                    evaluateEntry(i, parentTime: t)
-                }
-            }
-        }
+        evaluateFlatSkippingDeferred(now: now)
+        evaluateDeferred(now: now, localTime: localTime)
     }
 
     /// The flat pass (no groups, no layer time spaces) in blocks of 8 entries. The lanes that
@@ -320,7 +338,15 @@ final class TimingStore {
     /// one dependent chain of about 160 cycles (a division each), so a loop body that held one
     /// block and all its bookkeeping ran one chain at a time; two blocks per short body keep
     /// four chains of 4 lanes in flight.
-    private func evaluateFlat(now: Double) {
+    @inline(never)
+    private func evaluateFlat(now: Double) { flatPass(now: now, skippingDeferred: false) }
+
+    /// The flat pass over the entries on media time, kind 8 (`evaluateDeferred`) left out.
+    @inline(never)
+    private func evaluateFlatSkippingDeferred(now: Double) { flatPass(now: now, skippingDeferred: true) }
+
+    @inline(__always)
+    private func flatPass(now: Double, skippingDeferred: Bool) {
         lastNow = now
         let n = highWater
         let nowV = SIMD8<Double>(repeating: now)
@@ -335,7 +361,8 @@ final class TimingStore {
         // were lowered lane by lane here.
         let ones: UInt64 = 0x0101_0101_0101_0101
         while b < n {
-            let live = bytes8(alive.base, b) & bytes8(committed.base, b)
+            var live = bytes8(alive.base, b) & bytes8(committed.base, b)
+            if skippingDeferred { live &= ~(UnsafeRawPointer(vectorKind.base + b).loadUnaligned(as: UInt64.self) >> 3 & ones) }
             if live == 0 { b += 8; continue }
             let kind = UnsafeRawPointer(vectorKind.base + b).loadUnaligned(as: UInt64.self)
             let running = live & bytes8(started.base, b)
@@ -516,7 +543,7 @@ final class TimingStore {
     /// ((a t + b) t + c) t + d in fused multiply-adds (three instructions per half, not six;
     /// the vector pass may differ from the scalar solve in the last bit).
     @inline(__always)
-    private static func cubic(_ a: SIMD8<Double>, _ b: SIMD8<Double>, _ c: SIMD8<Double>, _ d: SIMD8<Double>,
+    static func cubic(_ a: SIMD8<Double>, _ b: SIMD8<Double>, _ c: SIMD8<Double>, _ d: SIMD8<Double>,
                               _ t: SIMD8<Double>) -> SIMD8<Double> {
         d.addingProduct(c.addingProduct(b.addingProduct(a, t), t), t)
     }
@@ -530,7 +557,7 @@ final class TimingStore {
     /// Four Newton steps on x(t) = ((ax t + bx) t + cx) t from t = x, and each lane's
     /// remaining error x(t) - x.
     @inline(__always)
-    private static func newton(_ x: SIMD8<Double>, _ ax: SIMD8<Double>, _ bx: SIMD8<Double>, _ cx: SIMD8<Double>)
+    static func newton(_ x: SIMD8<Double>, _ ax: SIMD8<Double>, _ bx: SIMD8<Double>, _ cx: SIMD8<Double>)
     -> (t: SIMD8<Double>, error: SIMD8<Double>) {
         let ax3 = 3 * ax, bx2 = 2 * bx
         // Written out, not a loop: a loop-carried SIMD8 is lowered to 128-bit halves here.
@@ -604,22 +631,22 @@ final class TimingStore {
     }
 
     @inline(__always)
-    private func load8(_ p: UnsafeMutablePointer<Double>, _ i: Int) -> SIMD8<Double> {
+    func load8(_ p: UnsafeMutablePointer<Double>, _ i: Int) -> SIMD8<Double> {
         UnsafeRawPointer(p + i).loadUnaligned(as: SIMD8<Double>.self)
     }
 
     @inline(__always)
-    private func load8(_ p: UnsafeMutablePointer<Bool>, _ i: Int) -> SIMD8<UInt8> {
+    func load8(_ p: UnsafeMutablePointer<Bool>, _ i: Int) -> SIMD8<UInt8> {
         UnsafeRawPointer(p + i).loadUnaligned(as: SIMD8<UInt8>.self)
     }
 
     @inline(__always)
-    private func load8(_ p: UnsafeMutablePointer<UInt8>, _ i: Int) -> SIMD8<UInt8> {
+    func load8(_ p: UnsafeMutablePointer<UInt8>, _ i: Int) -> SIMD8<UInt8> {
         UnsafeRawPointer(p + i).loadUnaligned(as: SIMD8<UInt8>.self)
     }
 
     @inline(__always)
-    private func evaluateEntry(_ i: Int, parentTime: Double) {
+    func evaluateEntry(_ i: Int, parentTime: Double) {
         let p = params[i]
         let state = TimingStore.localFraction(now: parentTime, begin: begin[i], p)
         // An evaluation at another time (`shadow`: a replicator's delayed instance): nothing
