@@ -111,6 +111,35 @@ if m:
 else:
     row("memory: bytes per animation / layer, no growth over 100,000 frames", "reported, flat", "not reported", "", None)
 
+# Issue 45's rows: each everyday pattern beside its plain path in the same run.
+for shape in ["fan", "balanced", "chain"]:
+    worst = None
+    for n in [10000, 100000, 1000000]:
+        t, p = ns(f"tree/frame-timed-root/{shape}/{n}"), ns(f"tree/frame-plain-root/{shape}/{n}")
+        if t and p: worst = max(worst or 0, t / p)
+    row(f"animations under a timed root (offset, paused), {shape}, 1e4-1e6", "≤ 2x no timed root",
+        "–" if worst is None else f"{f2(ns(f'tree/frame-timed-root/{shape}/1000000'))} vs {f2(ns(f'tree/frame-plain-root/{shape}/1000000'))} ns at 1e6",
+        f"{f2(worst)}x (worst size)", None if worst is None else worst <= 2)
+for timing in ["shared", "own"]:
+    worst = None
+    for n in [1000, 10000, 100000]:
+        g = ns(f"frame/position/{timing}/group/{n}")
+        o, q = ns(f"frame/opacity/{timing}/basic/{n}"), ns(f"frame/position/{timing}/basic/{n}")
+        if g and o and q: worst = max(worst or 0, g / (o + q))
+    row(f"a group of opacity + position, {timing} timing, 1e3-1e5", "≤ 1.3x the two alone",
+        f"{f2(ns(f'frame/position/{timing}/group/100000'))} ns at 1e5", f"{f2(worst)}x (worst size)",
+        None if worst is None else worst <= 1.3)
+worst = None
+for n in [1000, 10000, 100000]:
+    a, b = ns(f"commit/implicit-over-running/{n}"), ns(f"commit/implicit/{n}")
+    if a and b: worst = max(worst or 0, a / b)
+row("an implicit change interrupting a running animation, 1e3-1e5", "≤ 2x the plain implicit change",
+    f"{f2(ns('commit/implicit-over-running/100000'))} ns at 1e5", f"{f2(worst)}x (worst size)", None if worst is None else worst <= 2)
+c4, c6 = ns("tree/convert-time/chain/10000"), ns("tree/convert-time/chain/1000000")
+row("convertTime on a chain, 1e4 -> 1e6 deep (ten timed ancestors)", "linear or better",
+    f"{f2(c4)} -> {f2(c6)} ns", f"{f2(c6 / c4 if c4 and c6 else None)}x for 100x the depth",
+    None if not (c4 and c6) else c6 / c4 <= 100)
+
 print("| path | goal | measured | ratio | met |")
 print("|---|---|---:|---:|---|")
 for r in rows:
