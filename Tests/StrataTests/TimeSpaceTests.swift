@@ -19,15 +19,6 @@ final class TimeSpaceTests: XCTestCase {
         return nil
     }
 
-    /// Local time by the public timing fields (speed, offset, begin), root first.
-    private func expectedLocalTime(_ l: CALayer, _ t: Double) -> Double {
-        var chain: [CALayer] = []
-        var x: CALayer? = l
-        while let y = x { chain.append(y); x = y.superlayer }
-        var time = t
-        for y in chain.reversed() { time = (time - y.beginTime) * Double(y.speed) + y.timeOffset }
-        return time
-    }
 
     /// 3,000 random steps on 120 layers: timing set and reset (speed, timeOffset, beginTime),
     /// subtrees moved anywhere (within a time space, across, out of the tree), layers
@@ -71,7 +62,7 @@ final class TimeSpaceTests: XCTestCase {
                 for (i, l) in layers.enumerated() {
                     let space = store.timeSpace[Int(l.row)]
                     XCTAssertEqual(space, self.expectedSpace(l)?.row ?? -1, "step \(step): layer \(i)'s time space")
-                    XCTAssertEqual(store.localTime(l.row, 2.5), self.expectedLocalTime(l, 2.5), accuracy: 1e-12, "step \(step): layer \(i)")
+                    XCTAssertEqual(store.localTime(l.row, 2.5), definitionLocalTime(l, 2.5), accuracy: 1e-12, "step \(step): layer \(i)")
                     if space >= 0 && step % 50 == 0 {
                         XCTAssertEqual(store.localTime(l.row, 2.5), store.localTime(space, 2.5), "step \(step): layer \(i) keeps its space's time")
                     }

@@ -1,6 +1,17 @@
 import XCTest
 @testable import Strata
 
+/// Local time by the public timing fields (beginTime, speed, timeOffset), root first: the
+/// definition the time tests check the engine against.
+func definitionLocalTime(_ l: CALayer, _ t: Double) -> Double {
+    var chain: [CALayer] = []
+    var x: CALayer? = l
+    while let y = x { chain.append(y); x = y.superlayer }
+    var time = t
+    for y in chain.reversed() { time = (time - y.beginTime) * Double(y.speed) + y.timeOffset }
+    return time
+}
+
 /// Local times under timed ancestors: a frame or commit converts `now` through each ancestor
 /// once (a per-pass cache), with the same results as converting each layer on its own.
 final class TimedTreeTests: XCTestCase {
@@ -32,16 +43,6 @@ final class TimedTreeTests: XCTestCase {
         return (root, layers)
     }
 
-    /// Local time by the public timing fields, root first (the definition).
-    func expectedLocalTime(_ l: CALayer, _ t: Double) -> Double {
-        var chain: [CALayer] = []
-        var x: CALayer? = l
-        while let y = x { chain.append(y); x = y.superlayer }
-        var time = t
-        for y in chain.reversed() { time = (time - y.beginTime) * Double(y.speed) + y.timeOffset }
-        return time
-    }
-
     func test_cachedLocalTimesEqualTheDefinitionInAnyOrder() {
         onFreshEngine {
             let (root, layers) = self.timedTree()
@@ -50,7 +51,7 @@ final class TimedTreeTests: XCTestCase {
             // Deepest first, then shallowest first: the cache is filled from both ends.
             for l in layers.reversed() + layers {
                 let got = store.localTime(l.row, cache: &cache)
-                XCTAssertEqual(got, self.expectedLocalTime(l, 3.25), accuracy: 1e-12)
+                XCTAssertEqual(got, definitionLocalTime(l, 3.25), accuracy: 1e-12)
                 XCTAssertEqual(got, store.localTime(l.row, 3.25), accuracy: 1e-12)
             }
             withExtendedLifetime(root) {}
@@ -74,7 +75,7 @@ final class TimedTreeTests: XCTestCase {
             r.renderFrame(atTime: 1)
             r.renderFrame(atTime: 5)
             for (i, l) in layers.enumerated() {
-                let elapsed = self.expectedLocalTime(l, 5) - self.expectedLocalTime(l, 0)
+                let elapsed = definitionLocalTime(l, 5) - definitionLocalTime(l, 0)
                 XCTAssertEqual(Double(l.presentation()?.opacity ?? -1), elapsed / 1_000, accuracy: 1e-6, "layer \(i)")
             }
         }
