@@ -33,11 +33,13 @@ final class GoogleBenchmarkTests: XCTestCase {
         let broken = BenchmarkCase("test/broken/1", items: 1, item: "op") {
             throw BenchmarkError("the result was 3, expected 4")
         }
+        // Pinned iterations: Google Benchmark names its runs `test/pinned/1/iterations:7`.
+        let pinned = BenchmarkCase("test/pinned/1", items: 1, item: "op", iterations: 7) { Workload { blackHole(1) } }
         let runner = GoogleBenchmarkRunner()
-        runner.register([sum, chain, withReset, broken])
+        runner.register([sum, chain, withReset, broken, pinned])
         let (json, count) = try runner.run(arguments: ["--benchmark_min_time=0.002", "--benchmark_repetitions=3",
                                                        "--benchmark_filter=^test/"])
-        XCTAssertEqual(count, 4)
+        XCTAssertEqual(count, 5)
         // Fixtures are built once per case and reused across Google Benchmark's calls.
         XCTAssertEqual(builds, 1)
         XCTAssertGreaterThan(resets, 0)
@@ -51,7 +53,10 @@ final class GoogleBenchmarkTests: XCTestCase {
         XCTAssertEqual(sumRuns.first?["items"] as? Double, 1000)
         XCTAssertNotNil(sumRuns.first?["per_item"] as? Double)
 
-        let summaries = ReportBuilder.summaries(doc, cases: [sum, chain, withReset, broken])
+        let summaries = ReportBuilder.summaries(doc, cases: [sum, chain, withReset, broken, pinned])
+        let p = try XCTUnwrap(summaries.first { $0.name == "test/pinned/1" }, "a case of pinned iterations is in the report")
+        XCTAssertEqual(p.iterations, [7, 7, 7])
+        XCTAssertEqual(p.samplesNsPerItem.count, 3)
         let s = try XCTUnwrap(summaries.first { $0.name == "test/sum/1000" })
         XCTAssertEqual(s.samplesNsPerItem.count, 3)
         XCTAssertTrue(s.samplesNsPerItem.allSatisfy { $0 > 0 && $0 < 1000 }, "\(s.samplesNsPerItem)")
