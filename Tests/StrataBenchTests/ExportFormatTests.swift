@@ -61,20 +61,24 @@ final class ExportFormatTests: TemporaryDirectoryTestCase {
         XCTAssertEqual(latency.count, n * 5)
         for b in ran {
             let items = Double(b.itemsPerIteration)
+            // Google Benchmark's name: the case's, with `/iterations:N` when its iterations
+            // are pinned (commit/retire), as it names the runs.
+            let pinned = Set(b.iterations).count == 1 && entries.contains { $0["name"] as? String == "\(b.name)/iterations:\(b.iterations[0])" }
+            let gbName = pinned ? "\(b.name)/iterations:\(b.iterations[0])" : b.name
             // NAME_median is Google Benchmark's per-iteration real time: ours per item times
             // the items of an iteration.
-            let median = try XCTUnwrap(latency[b.name + "_median"], b.name)
+            let median = try XCTUnwrap(latency[gbName + "_median"], b.name)
             XCTAssertEqual(median / items, b.medianNsPerItem, accuracy: 1e-9 * b.medianNsPerItem, b.name)
-            let last = try XCTUnwrap(latency[b.name], b.name)
+            let last = try XCTUnwrap(latency[gbName], b.name)
             XCTAssertEqual(last / items, try XCTUnwrap(b.samplesNsPerItem.last), accuracy: 1e-9 * last / items, "\(b.name): the last repetition")
             // The coefficient of variation, a fraction, recorded as a time in the benchmark's
             // unit: 0.049 (4.9%) of a benchmark timed in µs becomes 49 ns.
-            let cv = try XCTUnwrap(entries.first { $0["name"] as? String == b.name + "_cv" })
+            let cv = try XCTUnwrap(entries.first { $0["name"] as? String == gbName + "_cv" })
             XCTAssertEqual(cv["aggregate_unit"] as? String, "percentage")
             let fraction = try XCTUnwrap(cv["real_time"] as? Double)
             XCTAssertLessThan(fraction, 1, b.name)
             let unit = try XCTUnwrap(["ns": 1.0, "us": 1e3, "ms": 1e6][cv["time_unit"] as? String ?? ""], b.name)
-            XCTAssertEqual(try XCTUnwrap(latency[b.name + "_cv"], b.name), fraction * unit, accuracy: 1e-12 * fraction * unit, b.name)
+            XCTAssertEqual(try XCTUnwrap(latency[gbName + "_cv"], b.name), fraction * unit, accuracy: 1e-12 * fraction * unit, b.name)
         }
         // A benchmark Google Benchmark timed in µs: converted to ns.
         let commit = try XCTUnwrap(entries.first { $0["name"] as? String == "commit/implicit/10000_median" })
