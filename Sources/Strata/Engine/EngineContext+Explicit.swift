@@ -14,7 +14,7 @@ extension EngineContext {
         if stored is CATransition { keyID = KeyInterner.transition.raw }
         else { keyID = key.map { KeyInterner.id($0).raw } ?? animations.nextAnonymousKey() }
         var params = timingParameters(stored, fromAction: fromAction)
-        if layers.inTimedSubtree(row) { params.space = layers.timeSpace[Int(row)] }
+        params.space = layers.timeSpace[Int(row)]   // -1: media time
         let e = entry(for: params)
         removeAnimation(row: row, key: keyID, finished: false, replacing: prepared.property)
         let id: Int32
