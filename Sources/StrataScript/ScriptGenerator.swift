@@ -31,6 +31,9 @@ public struct ScriptGenerator {
     /// Ids of the script's replicators with a delay (later layers often go under them).
     var delayedReplicators: [Int] = []
     var forcedParent: Int?
+    /// Layers given timing of their own (`layerTiming`): some moves go under them, so
+    /// subtrees cross into and out of timed subtrees (the engine's respacing path).
+    var timedLayers: [Int] = []
     let maxLayers: Int
 
     /// A generator for `seed`; scripts use up to `maxLayers` layers.
@@ -231,6 +234,7 @@ public struct ScriptGenerator {
         default: v = .scalar(back ? 0 : number(0...1))
         }
         ops.append(.set(layer: l, keyPath: key, value: v))
+        if !back { timedLayers.append(l) }
     }
 
     static let settableKeys = ["opacity", "position", "bounds", "backgroundColor", "cornerRadius", "transform",
@@ -338,7 +342,16 @@ public struct ScriptGenerator {
             return a
         } else if roll < 0.9 && d < 2 {
             var a = ScriptAnimation(kind: .group)
-            a.children = (0..<Int.random(in: 1...3, using: &rng)).map { _ in animation(depth: d + 1) }.filter { $0.kind != .transition }
+            var members = (0..<Int.random(in: 1...3, using: &rng)).map { _ in animation(depth: d + 1) }.filter { $0.kind != .transition }
+            // Half the members take the group's timing and none of their own, as most real
+            // groups' members do (the engine runs those on the group's timing entry).
+            for i in members.indices where members[i].kind != .group && chance(0.5) {
+                members[i].beginTime = 0; members[i].duration = 0; members[i].speed = 1
+                members[i].timeOffset = 0; members[i].repeatCount = 0; members[i].repeatDuration = 0
+                members[i].autoreverses = false; members[i].fillMode = "removed"
+                members[i].timingFunction = nil; members[i].spring = nil; members[i].cumulative = false
+            }
+            a.children = members
             timing(&a)
             return a
         } else {
@@ -414,7 +427,11 @@ public struct ScriptGenerator {
                 if layerCount < maxLayers { makeLayer() } else { ops.append(.readKeys(layer: layer())) }
         case ..<0.67:
             let l = layer()
-            ops.append(chance(0.5) ? .removeFromSuperlayer(layer: l) : .addSublayer(parent: chance(0.5) ? -1 : layer(), child: l))
+            if !timedLayers.isEmpty && chance(0.3) {
+                ops.append(.addSublayer(parent: pick(timedLayers), child: l))
+            } else {
+                ops.append(chance(0.5) ? .removeFromSuperlayer(layer: l) : .addSublayer(parent: chance(0.5) ? -1 : layer(), child: l))
+            }
         case ..<0.72:
             ops.append(chance(0.6) ? .removeAnimation(layer: layer(), key: pick(["a", "b", "c", "opacity", "position", "transition"]))
                                    : .removeAllAnimations(layer: layer()))

@@ -14,7 +14,22 @@ final class GeneratorReachTests: XCTestCase {
                                       "beginTime", "speed", "timeOffset"]
         var parent: [Int: Int] = [:]
         var timed: Set<Int> = []
-        var underTimed = 0, groups = 0, moves = 0, movesAcrossTime = 0
+        var underTimed = 0, groups = 0, moves = 0, movesAcrossTime = 0, membersOfGroupTiming = 0
+
+        /// A member with the group's timing and none of its own (the engine runs it on the
+        /// group's entry).
+        static func hasGroupTiming(_ m: ScriptAnimation) -> Bool {
+            m.kind != .group && m.beginTime == 0 && m.duration == 0 && m.speed == 1 && m.timeOffset == 0
+                && m.repeatCount == 0 && m.repeatDuration == 0 && !m.autoreverses && m.fillMode == "removed"
+                && m.timingFunction == nil && m.spring == nil && !m.cumulative
+        }
+
+        mutating func countMembers(_ a: ScriptAnimation) {
+            for m in a.children ?? [] {
+                if Self.hasGroupTiming(m) { membersOfGroupTiming += 1 }
+                countMembers(m)
+            }
+        }
 
         func hasTimedAncestor(_ l: Int) -> Bool {
             var x = parent[l]
@@ -55,7 +70,7 @@ final class GeneratorReachTests: XCTestCase {
                         underTimed += 1
                     }
                 case let .add(l, _, a):
-                    if a.kind == .group { groups += 1 }
+                    if a.kind == .group { groups += 1; countMembers(a) }
                     if hasTimedAncestor(l) || timed.contains(l) { underTimed += 1 }
                 case let .setCompletion(_, inner): walk(inner)
                 case let .performWithoutAnimation(inner): walk(inner)
@@ -68,7 +83,7 @@ final class GeneratorReachTests: XCTestCase {
 
     func test_generatedScriptsReachTimedAncestorsGroupsAndMoves() {
         let n = 2_000
-        var withTimed = 0, withGroup = 0, withMove = 0, withCrossing = 0, all = 0
+        var withTimed = 0, withGroup = 0, withMove = 0, withCrossing = 0, all = 0, withGroupTiming = 0
         for seed in 0..<UInt64(n) {
             var r = Reach()
             r.walk(ScriptGenerator.script(seed: 45_000_000 + seed).ops)
@@ -76,13 +91,15 @@ final class GeneratorReachTests: XCTestCase {
             if r.groups > 0 { withGroup += 1 }
             if r.moves > 0 { withMove += 1 }
             if r.movesAcrossTime > 0 { withCrossing += 1 }
+            if r.membersOfGroupTiming > 0 { withGroupTiming += 1 }
             if r.underTimed > 0 && r.groups > 0 && r.moves > 0 { all += 1 }
         }
-        print("generator reach over \(n) scripts: a change or animation under a timed layer \(withTimed), a group \(withGroup), a move \(withMove), a move into or out of a timed subtree \(withCrossing), all three \(all)")
+        print("generator reach over \(n) scripts: a change or animation under a timed layer \(withTimed), a group \(withGroup), a move \(withMove), a move into or out of a timed subtree \(withCrossing), all three \(all), a member of its group's timing \(withGroupTiming)")
         // Each in a fair share of scripts: a fuzzing minute runs about 14,000.
         XCTAssertGreaterThan(withTimed, n / 10)
         XCTAssertGreaterThan(withGroup, n / 10)
         XCTAssertGreaterThan(withMove, n / 10)
-        XCTAssertGreaterThan(withCrossing, n / 100)   // 35 of 2,000 when written: rare
+        XCTAssertGreaterThan(withCrossing, n / 40)   // 35 of 2,000 when written, 83 once moves aimed at timed layers
+        XCTAssertGreaterThan(withGroupTiming, n / 10)
     }
 }

@@ -18,6 +18,9 @@ final class StoreReuseTests: XCTestCase {
                 let o = CABasicAnimation(keyPath: "opacity")
                 o.fromValue = 0.0
                 o.toValue = 1.0
+                // A duration of its own: the member has an entry of its own, under the group's
+                // (one with the group's timing would run on the group's entry).
+                o.duration = 0.8
                 let g = CAAnimationGroup()
                 g.animations = [o]
                 g.duration = 1

@@ -43,12 +43,14 @@ extension AnimationCompiler {
     }
 
     /// Stores a group under `key` with timing entry `e`: a record of its own, and its members,
-    /// each on a timing entry under the group's, in the open transaction's defaults
-    /// (`transactionDuration`, `transactionTimingFunction`); new entries join `newEntries`
+    /// in the open transaction's defaults (`transactionDuration`, `transactionTimingFunction`).
+    /// A member with the group's timing and none of its own (the usual case) runs on `e`
+    /// itself; any other on a timing entry under the group's. New entries join `newEntries`
     /// (the commit gives them their begin time). Groups added with equal timing share the
-    /// group's entry (`EngineContext.entry(for:)`), and their equal members share the
-    /// members' entries (`memberEntry`): a frame times N such groups of two members as three
-    /// entries, not 3N. Returns the group's record.
+    /// group's entry (`EngineContext.entry(for:)`), and their equal members of timing of
+    /// their own share the members' entries (`memberEntry`): a frame times N groups of their
+    /// own timing as N entries, and N equal groups as one or a few. Returns the group's
+    /// record.
     @discardableResult
     func installGroup(_ children: [(CAAnimation, PreparedAnimation)], object: CAAnimation?, row: Int32, key: Int32,
                       timing e: Int32, transactionDuration: Double,
@@ -60,17 +62,23 @@ extension AnimationCompiler {
             var cp = timingParameters(child, fromAction: false, transactionDuration: transactionDuration,
                                       transactionTimingFunction: transactionTimingFunction)
             if child.duration == 0 { cp.duration = groupDuration }
-            cp.parent = e
-            cp.removedOnCompletion = false
-            let ce = memberEntry(cp, newEntries: &newEntries)
             let childKey = animations.nextAnonymousKey()
             let added: Int32
-            if case let .group(grandchildren) = p {
-                added = installGroup(grandchildren, object: nil, row: row, key: childKey, timing: ce,
-                                     transactionDuration: transactionDuration,
-                                     transactionTimingFunction: transactionTimingFunction, newEntries: &newEntries)
+            if Self.runsOnGroupEntry(cp, groupDuration: groupDuration) {
+                // The group's timing and none of its own: the member runs on the group's
+                // entry, whose progress is such a member's (`TimingStore.applyMemberRule`).
+                added = install(p, object: nil, row: row, key: childKey, timing: e)
             } else {
-                added = install(p, object: nil, row: row, key: childKey, timing: ce)
+                cp.parent = e
+                cp.removedOnCompletion = false
+                let ce = memberEntry(cp, newEntries: &newEntries)
+                if case let .group(grandchildren) = p {
+                    added = installGroup(grandchildren, object: nil, row: row, key: childKey, timing: ce,
+                                         transactionDuration: transactionDuration,
+                                         transactionTimingFunction: transactionTimingFunction, newEntries: &newEntries)
+                } else {
+                    added = install(p, object: nil, row: row, key: childKey, timing: ce)
+                }
             }
             if added >= 0 {
                 animations.records[Int(added)].flags |= RecordFlags.groupChild
@@ -79,6 +87,18 @@ extension AnimationCompiler {
         }
         animations.groupChildren[gid] = ids
         return gid
+    }
+
+    /// Whether a member of timing `p` (its duration resolved) has its group's timing and none
+    /// of its own, so it can run on the group's entry: no begin time, speed, offset, repeat,
+    /// autoreverse, fill, curve, spring or cumulative value, and the group's (finite,
+    /// positive) duration. Its progress is then t / duration on the group's eased local time
+    /// t inside 0 <= t < duration, and it has no effect outside: the group entry's own.
+    static func runsOnGroupEntry(_ p: TimingParameters, groupDuration: Double) -> Bool {
+        p.beginTime == 0 && p.duration == groupDuration && groupDuration > 0 && groupDuration.isFinite
+            && p.speed == 1 && p.timeOffset == 0 && (p.repeatCount == 0 || p.repeatCount == 1)
+            && p.repeatDuration == 0 && !p.autoreverses && p.fill == 0 && p.curve == 0 && p.spring == 0
+            && !p.cumulative && !p.isGroup
     }
 
     /// The entry of a group member with timing `p` (its `parent` the group's entry): one made

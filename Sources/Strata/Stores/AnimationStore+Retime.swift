@@ -85,11 +85,18 @@ extension AnimationStore {
         case .keyframes: keyframeTracks[Int(r.track)].timing[Int(r.slot)] = e
         case .custom where r.track >= 0: customTracks[Int(r.track)].timing[Int(r.slot)] = e
         case .group:
-            // Children run on the group's time: their entries are re-parented, in place when
-            // a member's entry is its own, else (shared with equal members of other groups,
+            // Children run on the group's time. One on the group's entry itself (the group's
+            // timing and none of its own) moves to `e` with it, unless it is there already
+            // (`respace` met it first). Other entries are re-parented, in place when a
+            // member's entry is its own, else (shared with equal members of other groups,
             // `AnimationCompiler.memberEntry`) the member moves to a copy under `e`.
             for child in groupChildren[id] ?? [] {
                 let ce = Int(records[Int(child)].timing)
+                if ce == Int(e) { continue }
+                if ce == old {
+                    retime(child, to: e, timings: timings, newEntries: &newEntries, effects: &effects)
+                    continue
+                }
                 if timings.refCount[ce] == 1 {
                     timings.params[ce].parent = e
                     timings.deferredChanged = true   // the member tables name the group entry

@@ -120,3 +120,82 @@ extension TimingStore {
         return true
     }
 }
+
+/// Group entries read as their members: a member with the group's timing and none of its own
+/// (no begin time, duration other than the group's, speed, offset, repeat, autoreverse, fill,
+/// curve, spring or cumulative) runs on its group's entry instead of an entry of its own
+/// (`AnimationCompiler.installGroup`), so a group of such members is timed once, in the flat
+/// pass when it is on media time, and its members' kernels read its progress as any
+/// animation's: a group costs about its members added alone.
+extension TimingStore {
+    /// Rewrites each group entry's phase and progress as those of such a member, from the
+    /// group's eased local time t = `childTime` (what a member entry of its own computed): the
+    /// member has effect only inside its active duration, 0 <= t < duration (no fill of its
+    /// own), with progress t / duration; outside (a group held by its fill mode past its end,
+    /// a curve that overshoots) it has none, where the group itself still gives its other
+    /// members `childTime`. Released entries leave the list here.
+    @inline(never)
+    func applyMemberRule() {
+        if groupEntriesChanged { compactGroupEntries() }
+        let ph = phase.base, prog = progress.base, ct = childTime.base, dur = durationColumn.base
+        @inline(__always) func one(_ i: Int) {
+            guard ph[i] == TimingPhase.active.rawValue else { return }
+            let t = ct[i], d = dur[i]
+            if t >= 0 && t < d {
+                prog[i] = t / d
+            } else {
+                ph[i] = TimingPhase.inactive.rawValue
+                prog[i] = .nan
+            }
+        }
+        groupEntries.withUnsafeBufferPointer { list in
+            let n = list.count
+            let pair: UInt64 = 1 | 1 << 32   // adds 1 to both halves of a word
+            let activeWord = UInt64(TimingPhase.active.rawValue) &* 0x0101_0101_0101_0101
+            var k = 0
+            while k &+ 8 <= n {
+                // Groups made one after another hold consecutive entries: 8 at a time when all
+                // 8 are active and inside their duration (word tests, as `LaneTrack` does).
+                let w = UnsafeRawPointer(list.baseAddress! + k)
+                let w0 = w.loadUnaligned(as: UInt64.self), e0 = Int(Int32(truncatingIfNeeded: w0))
+                guard w0 == UInt64(UInt32(truncatingIfNeeded: e0)) &* pair &+ (1 << 32)
+                        && w.loadUnaligned(fromByteOffset: 8, as: UInt64.self) == w0 &+ 2 &* pair
+                        && w.loadUnaligned(fromByteOffset: 16, as: UInt64.self) == w0 &+ 4 &* pair
+                        && w.loadUnaligned(fromByteOffset: 24, as: UInt64.self) == w0 &+ 6 &* pair else {
+                    one(Int(list[k]))
+                    k &+= 1
+                    continue
+                }
+                let t = load8(ct, e0), d = load8(dur, e0)
+                if UnsafeRawPointer(ph + e0).loadUnaligned(as: UInt64.self) == activeWord
+                    && maskLanes(t .>= 0) & maskLanes(t .< d) == SIMD8<Int64>(repeating: -1) {
+                    UnsafeMutableRawPointer(prog + e0).storeBytes(of: t / d, as: SIMD8<Double>.self)
+                } else {
+                    for j in 0..<8 { one(e0 &+ j) }
+                }
+                k &+= 8
+            }
+            while k < n {
+                one(Int(list[k]))
+                k &+= 1
+            }
+        }
+    }
+
+    /// Drops released entries (and slots made again for another kind of entry) from
+    /// `groupEntries`.
+    private func compactGroupEntries() {
+        var kept = 0
+        for k in 0..<groupEntries.count {
+            let e = groupEntries[k]
+            if alive[Int(e)] && params[Int(e)].isGroup {
+                groupEntries[kept] = e
+                kept &+= 1
+            } else {
+                groupListed[Int(e)] = false
+            }
+        }
+        groupEntries.removeLast(groupEntries.count - kept)
+        groupEntriesChanged = false
+    }
+}

@@ -21,6 +21,10 @@ struct TimingParameters: Equatable {
     var parent: Int32 = -1
     /// The layer whose local time is this entry's parent time (-1: global media time).
     var space: Int32 = -1
+    /// The entry of a `CAAnimationGroup`: its phase and progress are those of a member that
+    /// has the group's timing and none of its own (`TimingStore.applyMemberRule`), so such
+    /// members run on it directly. Never shared with an entry of another kind of animation.
+    var isGroup = false
 }
 
 /// Where a timing entry stands at the frame's time.
@@ -79,6 +83,13 @@ final class TimingStore {
     @exclusivity(unchecked) var memberBlockAt: [Int32] = []
     @exclusivity(unchecked) var memberTable = Column<Double>(fill: 0)
     @exclusivity(unchecked) var memberParents = Column<Int32>(fill: 0)
+    /// The live group entries (`TimingParameters.isGroup`), whose phase and progress the
+    /// member rule rewrites after the passes; made entries are appended, released ones
+    /// dropped at the next frame (`groupEntriesChanged`), `groupListed` marks an entry on
+    /// the list so a slot freed and made again is not listed twice.
+    @exclusivity(unchecked) var groupEntries: [Int32] = []
+    @exclusivity(unchecked) var groupListed = Column<Bool>(fill: false)
+    @exclusivity(unchecked) var groupEntriesChanged = false
     /// Duration and speed, and the entry's curve's polynomial coefficients, as columns the
     /// vector pass loads 8 entries at a time.
     @exclusivity(unchecked) var durationColumn = Column<Double>(fill: 1)
@@ -132,7 +143,7 @@ final class TimingStore {
         vectorKind.free(); vectorBlocks.free(); durationColumn.free(); speedColumn.free()
         curveAX.free(); curveBX.free(); curveCX.free(); curveAY.free(); curveBY.free(); curveCY.free()
         springA.free(); springW.free(); springPhi.free(); springR.free(); springC.free()
-        memberTable.free(); memberParents.free()
+        memberTable.free(); memberParents.free(); groupListed.free()
     }
 
     var liveCount: Int { highWater - freeList.count }
@@ -180,6 +191,7 @@ final class TimingStore {
         curveAX.grow(to: c); curveBX.grow(to: c); curveCX.grow(to: c)
         curveAY.grow(to: c); curveBY.grow(to: c); curveCY.grow(to: c)
         springA.grow(to: c); springW.grow(to: c); springPhi.grow(to: c); springR.grow(to: c); springC.grow(to: c)
+        groupListed.grow(to: c)
         capacity = c
     }
 
@@ -243,6 +255,10 @@ final class TimingStore {
         let c = curves[Int(p.curve)]
         curveAX[i] = c.ax; curveBX[i] = c.bx; curveCX[i] = c.cx
         curveAY[i] = c.ay; curveBY[i] = c.by; curveCY[i] = c.cy
+        if p.isGroup && !groupListed[i] {
+            groupListed[i] = true
+            groupEntries.append(e)
+        }
         for group in g { group.pending += 1 }
         return e
     }
@@ -282,6 +298,7 @@ final class TimingStore {
         progress[i] = .nan
         groups[i] = []
         if vectorKind[i] & 8 != 0 { deferredChanged = true }
+        if params[i].isGroup { groupEntriesChanged = true }
         freeList.append(e)
         if freeList.count == highWater { reset() }
     }
@@ -300,6 +317,9 @@ final class TimingStore {
         deferredEntries.removeAll(keepingCapacity: true)
         memberBlockAt.removeAll(keepingCapacity: true)
         deferredChanged = false
+        for e in groupEntries { groupListed[Int(e)] = false }
+        groupEntries.removeAll(keepingCapacity: true)
+        groupEntriesChanged = false
     }
 
     /// Computes phase and progress of every entry at `now`, listing entries that started or
@@ -318,10 +338,11 @@ final class TimingStore {
         }
         if !hasChildren && !hasSpaces {
             evaluateFlat(now: now, skippingDeferred: false)
-            return
+        } else {
+            evaluateFlat(now: now, skippingDeferred: true)
+            evaluateDeferred(now: now, localTime: localTime)
         }
-        evaluateFlat(now: now, skippingDeferred: true)
-        evaluateDeferred(now: now, localTime: localTime)
+        if !groupEntries.isEmpty { applyMemberRule() }
     }
 
     /// The flat pass over the entries on media time, in blocks of 8. The lanes that
