@@ -166,13 +166,18 @@ extension TimingStore {
                     k &+= 1
                     continue
                 }
-                let t = load8(ct, e0), d = load8(dur, e0)
-                if UnsafeRawPointer(ph + e0).loadUnaligned(as: UInt64.self) == activeWord
-                    && maskLanes(t .>= 0) & maskLanes(t .< d) == SIMD8<Int64>(repeating: -1) {
-                    UnsafeMutableRawPointer(prog + e0).storeBytes(of: t / d, as: SIMD8<Double>.self)
-                } else {
-                    for j in 0..<8 { one(e0 &+ j) }
+                if UnsafeRawPointer(ph + e0).loadUnaligned(as: UInt64.self) == activeWord {
+                    let t = load8(ct, e0), d = load8(dur, e0)
+                    // t >= 0 as a clear sign bit (a -0 lane goes one by one): `t .>= 0` was
+                    // compared lane by lane here, in a loop.
+                    let negative = unsafeBitCast(t, to: SIMD8<Int64>.self) &>> 63
+                    if maskLanes(t .< d) & ~negative == SIMD8<Int64>(repeating: -1) {
+                        UnsafeMutableRawPointer(prog + e0).storeBytes(of: t / d, as: SIMD8<Double>.self)
+                        k &+= 8
+                        continue
+                    }
                 }
+                for j in 0..<8 { one(e0 &+ j) }
                 k &+= 8
             }
             while k < n {
