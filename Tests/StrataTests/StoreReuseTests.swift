@@ -140,3 +140,45 @@ final class TimedLayerCountTests: XCTestCase {
         done.wait()
     }
 }
+
+/// Animation records freed in a scattered order (layers released one by one) are handed out
+/// in ascending order again once the last one is gone, so the next batch's records lie in
+/// the order they are added, not scattered over memory as the last batch's removals left
+/// them.
+final class RecordReuseTests: XCTestCase {
+    func test_recordsAreHandedOutInOrderAgainOnceTheLastOneIsFreed() {
+        onFreshEngine {
+            let root = CALayer()
+            let layers = (0..<64).map { _ in CALayer() }
+            CATransaction.begin()
+            CATransaction.setDisableActions(true)
+            for l in layers { root.addSublayer(l) }
+            CATransaction.commit()
+            let animations = EngineContext.current.animations
+            func addAll() -> [Int32] {
+                CATransaction.begin()
+                for l in layers {
+                    let a = CABasicAnimation(keyPath: "opacity")
+                    a.fromValue = 0.0
+                    a.toValue = 1.0
+                    a.duration = 10
+                    l.add(a, forKey: "a")
+                }
+                CATransaction.commit()
+                return layers.map { animations.firstOfLayer[Int($0.row)] }
+            }
+            let first = addAll()
+            XCTAssertEqual(first, first.sorted())
+            var order = Array(0..<64)
+            var g = SystemRandomNumberGenerator()
+            order.shuffle(using: &g)
+            // All but one removed in a scattered order: a stack hands them back scattered.
+            for i in order.dropLast() { layers[i].removeAnimation(forKey: "a") }
+            XCTAssertEqual(StrataEngine.activeAnimationCount, 1)
+            layers[order.last!].removeAnimation(forKey: "a")
+            XCTAssertEqual(StrataEngine.activeAnimationCount, 0)
+            let second = addAll()
+            XCTAssertEqual(second, Array(0..<64), "added in layer order: records 0..<64 in that order")
+        }
+    }
+}

@@ -262,6 +262,8 @@ final class AnimationStore {
         records[Int(id)] = AnimationRecord()
         if held { objects[Int(id)] = nil }
         freeRecords.push(id)
+        // The last live record: later ones are handed out in row order again.
+        if _slowPath(freeRecords.count == records.count) { freeRecords.refillAscending(records.count) }
     }
 
     /// Bytes of the records table, the animation objects' slots and every track (capacity,

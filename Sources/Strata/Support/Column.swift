@@ -172,5 +172,14 @@ struct IndexStack {
         return items[count]
     }
 
+    /// Every index of `0..<n` free again, to be popped in ascending order: a store whose
+    /// last row was freed hands out its rows in order again, not in the order the last ones
+    /// went (which, after scattered removals, scatters the next rows over memory).
+    mutating func refillAscending(_ n: Int) {
+        if n > items.capacity { items.grow(to: n, fill: -1) }
+        for k in 0..<n { items[k] = Int32(truncatingIfNeeded: n &- 1 &- k) }
+        count = n
+    }
+
     func free() { items.free() }
 }
