@@ -8,6 +8,7 @@ import XCTest
 final class ComposedPairsTests: XCTestCase {
     func test_pairsAgreeWithASetUnderRandomInsertsAndRemovals() {
         var pairs = ComposedPairs()
+        defer { pairs.free() }
         var model = Set<Int64>()
         var seed: UInt64 = 0x5eed
         func next(_ n: Int) -> Int {   // splitmix64: the same sequence every run

@@ -179,7 +179,7 @@ final class AnimationStore {
 
     init() {}
 
-    deinit { records.free(); freeRecords.free(); layerLists.free() }
+    deinit { records.free(); freeRecords.free(); layerLists.free(); composed.free() }
 
     var liveCount: Int { records.count - freeRecords.count }
 
