@@ -62,6 +62,7 @@ extension AnimationCompiler {
             var cp = timingParameters(child, fromAction: false, transactionDuration: transactionDuration,
                                       transactionTimingFunction: transactionTimingFunction)
             if child.duration == 0 { cp.duration = groupDuration }
+            if case .group = p { cp.isGroup = true }
             let childKey = animations.nextAnonymousKey()
             let added: Int32
             if Self.runsOnGroupEntry(cp, groupDuration: groupDuration) {

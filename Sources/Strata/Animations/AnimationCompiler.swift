@@ -352,7 +352,6 @@ final class AnimationCompiler {
         p.curve = timings.curveID(a.timingFunction ?? (fromAction ? transactionTimingFunction : nil))
         p.cumulative = (a as? CAPropertyAnimation)?.isCumulative ?? false
         p.spring = timings.springID(a)
-        p.isGroup = a is CAAnimationGroup
         return p
     }
 

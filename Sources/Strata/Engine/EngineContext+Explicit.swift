@@ -15,6 +15,8 @@ extension EngineContext {
         else { keyID = key.map { KeyInterner.id($0).raw } ?? animations.nextAnonymousKey() }
         var params = timingParameters(stored, fromAction: fromAction)
         params.space = layers.timeSpace[Int(row)]   // -1: media time
+        // Set here, not by a cast in `timingParameters`: the cast cost every add.
+        if case .group = prepared { params.isGroup = true }
         let e = entry(for: params)
         removeAnimation(row: row, key: keyID, finished: false, replacing: prepared.property)
         let id: Int32

@@ -17,14 +17,16 @@ struct TimingParameters: Equatable {
     var spring: Int32 = 0
     /// Report the iteration index (isCumulative animations add k * (end - start)).
     var cumulative = false
+    /// The entry of a `CAAnimationGroup`: its phase and progress are those of a member that
+    /// has the group's timing and none of its own (`TimingStore.applyMemberRule`), so such
+    /// members run on it directly. Never shared with an entry of another kind of animation.
+    /// (Declared here, in the padding after `cumulative`: at the end it made the stride 80
+    /// bytes, not 72, and commit/explicit-basic/1000 +1.1% estimated cycles.)
+    var isGroup = false
     /// The entry of the group whose local time is this entry's parent time (-1: none).
     var parent: Int32 = -1
     /// The layer whose local time is this entry's parent time (-1: global media time).
     var space: Int32 = -1
-    /// The entry of a `CAAnimationGroup`: its phase and progress are those of a member that
-    /// has the group's timing and none of its own (`TimingStore.applyMemberRule`), so such
-    /// members run on it directly. Never shared with an entry of another kind of animation.
-    var isGroup = false
 }
 
 /// Where a timing entry stands at the frame's time.
