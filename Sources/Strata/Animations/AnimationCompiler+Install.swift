@@ -96,10 +96,8 @@ extension AnimationCompiler {
     /// positive) duration. Its progress is then t / duration on the group's eased local time
     /// t inside 0 <= t < duration, and it has no effect outside: the group entry's own.
     static func runsOnGroupEntry(_ p: TimingParameters, groupDuration: Double) -> Bool {
-        p.beginTime == 0 && p.duration == groupDuration && groupDuration > 0 && groupDuration.isFinite
-            && p.speed == 1 && p.timeOffset == 0 && (p.repeatCount == 0 || p.repeatCount == 1)
-            && p.repeatDuration == 0 && !p.autoreverses && p.fill == 0 && p.curve == 0 && p.spring == 0
-            && !p.cumulative && !p.isGroup
+        p.playsOnce && p.duration == groupDuration && p.beginTime == 0 && p.speed == 1 && p.fill == 0
+            && p.curve == 0 && p.spring == 0 && !p.isGroup
     }
 
     /// The entry of a group member with timing `p` (its `parent` the group's entry): one made

@@ -27,6 +27,14 @@ struct TimingParameters: Equatable {
     var parent: Int32 = -1
     /// The layer whose local time is this entry's parent time (-1: global media time).
     var space: Int32 = -1
+
+    /// One play of a finite, positive duration at a finite speed: no autoreverse, cumulative
+    /// value, time offset or repeat duration, and a repeat count of 0 or 1. What the flat
+    /// pass's lanes, the 8-lane member blocks and members on their group's entry all ask.
+    var playsOnce: Bool {
+        !autoreverses && !cumulative && timeOffset == 0 && repeatDuration == 0
+            && (repeatCount == 0 || repeatCount == 1) && duration > 0 && duration.isFinite && speed.isFinite
+    }
 }
 
 /// Where a timing entry stands at the frame's time.
@@ -228,9 +236,7 @@ final class TimingStore {
         refCount[i] = 0
         firstRecord[i] = -1
         delegateCount[i] = 0
-        let simple = p.parent < 0 && p.space < 0 && !p.autoreverses && !p.cumulative && p.timeOffset == 0
-            && p.repeatDuration == 0 && (p.repeatCount == 0 || p.repeatCount == 1)
-            && p.duration > 0 && p.duration.isFinite && p.speed.isFinite
+        let simple = p.parent < 0 && p.space < 0 && p.playsOnce
         if p.spring != 0 {
             vectorKind[i] = simple && p.curve == 0 ? 4 : 0
             // Only spring entries (kind 4) read these columns.
@@ -246,9 +252,7 @@ final class TimingStore {
         if p.parent >= 0 || p.space >= 0 {
             // A group member as simple as the flat pass's lanes (on its group's time) is
             // timed 8 at a time (`evaluateMemberBlock`): 9 with a Bézier curve, 10 linear.
-            let member = p.parent >= 0 && p.space < 0 && p.spring == 0 && !p.autoreverses && !p.cumulative
-                && p.timeOffset == 0 && p.repeatDuration == 0 && (p.repeatCount == 0 || p.repeatCount == 1)
-                && p.duration > 0 && p.duration.isFinite && p.speed.isFinite
+            let member = p.parent >= 0 && p.space < 0 && p.spring == 0 && p.playsOnce
             vectorKind[i] = 8 | (member ? (p.curve == 0 ? 2 : 1) : 0)
             deferredChanged = true
         }
