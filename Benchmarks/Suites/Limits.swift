@@ -103,7 +103,8 @@ public enum Limits {
                 failures.append("snapshot \(pass): \(snap.count) items, \(StrataEngine.layerCount) layers")
                 break
             }
-            for i in stride(from: 0, to: snap.count, by: max(1, snap.count / 1_000)) where snap.parents[i] > 0 {
+            for k in stride(from: 0, to: snap.count, by: max(1, snap.count / 1_000)) where snap.parents[Int(snap.drawOrder[k])] > 0 {
+                let i = Int(snap.drawOrder[k])
                 let expectedOpacity: Float = snap.layer(at: i)?.animation(forKey: "opacity") != nil ? 0.25 : 1
                 if abs(snap.opacities[i] - expectedOpacity) > 1e-6 {
                     failures.append("snapshot \(pass): item \(i) at opacity \(snap.opacities[i]), \(expectedOpacity) expected")

@@ -18,10 +18,13 @@ final class Canvas {
     func drawAll() -> PictureNotes {
         var notes = PictureNotes()
         notes.items = s.count
-        // Borders are drawn above an item's sublayers: pending ones, innermost last.
-        var borders: [Int] = []
-        for i in 0..<s.count {
-            while let b = borders.last, Int(s.subtreeEnds[b]) <= i { drawBorder(b); borders.removeLast() }
+        // Borders are drawn above an item's sublayers: pending ones (each item's slot and the
+        // draw position after its subtree), innermost last.
+        var borders: [(slot: Int, end: Int)] = []
+        let order = s.drawOrder, sizes = s.subtreeSizes
+        for k in 0..<s.count {
+            let i = Int(order[k])
+            while let b = borders.last, b.end <= k { drawBorder(b.slot); borders.removeLast() }
             let f = s.flags[i]
             if f.contains(.perspective) { notes.perspectiveItems += 1 }
             if f.contains(.contents) { notes.contentsNotDrawn += 1 }
@@ -33,9 +36,9 @@ final class Canvas {
             if f.contains(.background) { fillBounds(i, s.backgroundColors[i] * SIMD4(1, 1, 1, s.opacities[i])) }
             if f.contains(.shape) { drawShape(i) }
             cairo_restore(cr)
-            if f.contains(.border) { borders.append(i) }
+            if f.contains(.border) { borders.append((i, k + Int(sizes[i]))) }
         }
-        while let b = borders.popLast() { drawBorder(b) }
+        while let b = borders.popLast() { drawBorder(b.slot) }
         return notes
     }
 

@@ -119,8 +119,8 @@ public enum Picture {
     /// The union of every item's bounds in the target space (projected corners).
     public static func contentBounds(_ snapshot: RenderSnapshot) -> CGRect {
         var lo = SIMD2<Double>(.infinity, .infinity), hi = SIMD2<Double>(-.infinity, -.infinity)
-        for i in 0..<snapshot.count {
-            let b = snapshot.bounds[i], t = snapshot.transforms[i]
+        for slot in snapshot.drawOrder {
+            let b = snapshot.bounds[Int(slot)], t = snapshot.transforms[Int(slot)]
             for (x, y) in [(b.x, b.y), (b.x + b.z, b.y), (b.x, b.y + b.w), (b.x + b.z, b.y + b.w)] {
                 let p = t.apply(to: CGPoint(x: Double(x), y: Double(y)))
                 guard p.x.isFinite && p.y.isFinite else { continue }

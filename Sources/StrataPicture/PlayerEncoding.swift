@@ -382,6 +382,8 @@ final class PlayerEncoder {
     private var frameStamp: UInt32 = 0
     private var out = PlayerBytes()
     private var insertedScratch: [Int32] = []
+    /// Each slot's draw position in the frame being encoded.
+    private var slotPositions: [Int32] = []
 
     /// An encoder writing its paths to `paths` (one table for a document's encoders).
     init(paths: PlayerPaths = PlayerPaths()) { self.paths = paths }
@@ -389,7 +391,7 @@ final class PlayerEncoder {
     var heldBytes: Int {
         state.heldBytes + paths.heldBytes + out.bytes.capacity
             + 4 * (ids.capacity + oldPosition.capacity + newPosition.capacity + oldReplicaPosition.capacity
-                   + newReplicaPosition.capacity + seen.capacity + copies.capacity)
+                   + newReplicaPosition.capacity + seen.capacity + copies.capacity + slotPositions.capacity)
             + replicaIDs.count * 24
     }
 
@@ -415,10 +417,15 @@ final class PlayerEncoder {
         var changed: UInt32 = 0, last = -1, perspective = 0
         let transforms = s.transforms, bounds = s.bounds, opacities = s.opacities, flags = s.flags
         let radii = s.cornerRadii, backgrounds = s.backgroundColors, borderColors = s.borderColors
-        let borderWidths = s.borderWidths, ends = s.subtreeEnds, clips = s.clips, shapes = s.shapeIndices
+        let borderWidths = s.borderWidths, sizes = s.subtreeSizes, clips = s.clips, shapes = s.shapeIndices
         let fills = s.fillColors, strokeColors = s.strokeColors, strokes = s.strokes
+        // Items by draw position k (slot i): clips name slots, the player draw positions.
+        let order = s.drawOrder
+        if slotPositions.count < s.slotCount { slotPositions = [Int32](repeating: -1, count: s.slotCount) }
+        for k in 0..<n { slotPositions[Int(order[k])] = Int32(k) }
         paths.shapeIDs.withUnsafeBufferPointer { pathIDs in
-            for i in 0..<n {
+            for k in 0..<n {
+                let i = Int(order[k])
                 let t = transforms[i], b = bounds[i], f = flags[i]
                 var it = PlayerItem()
                 // The bounds' origin folded into the transform: the item is (0, 0, w, h).
@@ -433,7 +440,7 @@ final class PlayerEncoder {
                 if f.contains(.border) {
                     it.borderWidth = PlayerItem.fixed(borderWidths[i], PlayerItem.pixel)
                     it.borderColor = PlayerItem.rgba(borderColors[i])
-                    it.subtree = max(0, ends[i] &- Int32(i) &- 1)
+                    it.subtree = max(0, sizes[i] &- 1)
                 }
                 let shape = Int(shapes[i])
                 if shape >= 0 && shape < pathIDs.count && pathIDs[shape] != 0 {
@@ -445,13 +452,13 @@ final class PlayerEncoder {
                     it.lineWidth = PlayerItem.fixed(st.x, PlayerItem.pixel)
                     it.strokeStart = PlayerItem.fixed(st.y, PlayerItem.unit); it.strokeEnd = PlayerItem.fixed(st.z, PlayerItem.unit)
                 }
-                if clips[i] >= 0 { it.clip = Int32(i) &- clips[i] }
+                if clips[i] >= 0 { it.clip = Int32(k) &- slotPositions[Int(clips[i])] }
                 if f.contains(.perspective) { perspective += 1 }
-                let id = ids[i]
-                if out.item(state[id], it, gap: i - last - 1) {
+                let id = ids[k]
+                if out.item(state[id], it, gap: k - last - 1) {
                     state[id] = it
                     changed += 1
-                    last = i
+                    last = k
                 }
             }
         }
@@ -463,12 +470,12 @@ final class PlayerEncoder {
     /// Each item's id: its row, or for a row's second and later copies in the frame (a
     /// replicator's), an id of that copy's own.
     private func assignIDs(_ s: RenderSnapshot) {
-        let n = s.count, rows = s.layerIndices
+        let n = s.count, rows = s.layerIndices, order = s.drawOrder
         frameStamp &+= 1
         if frameStamp == 0 { for k in seen.indices { seen[k] = 0 }; frameStamp = 1 }
         ids.removeAll(keepingCapacity: true)
-        for i in 0..<n {
-            let r = Int(max(rows[i], 0))
+        for k in 0..<n {
+            let r = Int(max(rows[Int(order[k])], 0))
             if r >= seen.count {
                 let m = max(r + 1, seen.count * 2)
                 seen.append(contentsOf: repeatElement(0, count: m - seen.count))

@@ -193,7 +193,7 @@ final class ReferenceSnapshotter {
             let b = l.presentedComponentsOf("bounds")
             out._layerIndices[i] = Int32(i)
             out._parents[i] = Int32(item.parent)
-            out._subtreeEnds[i] = Int32(ends[i])
+            out._subtreeSizes[i] = Int32(ends[i] - i)
             out._clips[i] = Int32(item.clip)
             let world = RenderTransform(item.world)
             out._transforms[i] = world
@@ -239,6 +239,7 @@ final class ReferenceSnapshotter {
         }
         out.count = n
         out.shapeCount = s
+        out.orderSlotsAsDrawn()
         out.time = time
         out.sequence += 1
         out.wasFullPass = true

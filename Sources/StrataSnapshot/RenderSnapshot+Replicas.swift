@@ -19,7 +19,7 @@ extension RenderSnapshot {
         reserveShapes(s, keeping: 0)
         _layerIndices.base.update(from: other._layerIndices.base, count: n)
         _parents.base.update(from: other._parents.base, count: n)
-        _subtreeEnds.base.update(from: other._subtreeEnds.base, count: n)
+        _subtreeSizes.base.update(from: other._subtreeSizes.base, count: n)
         _clips.base.update(from: other._clips.base, count: n)
         _transforms.base.update(from: other._transforms.base, count: n)
         _opacities.base.update(from: other._opacities.base, count: n)
@@ -40,6 +40,7 @@ extension RenderSnapshot {
         for k in 0..<s where _paths[k] !== other._paths[k] { _paths[k] = other._paths[k] }
         count = n
         shapeCount = s
+        orderSlotsAsDrawn()
     }
 
     /// Item `i` of `src`'s style (corner radius, colours, border, shadow, flags, and its shape
@@ -80,15 +81,17 @@ extension RenderSnapshot {
         return f
     }
 
-    /// Subtree ends from the parents of the first `count` items (pre-order).
-    package func recomputeSubtreeEnds() {
+    /// Subtree sizes from the parents of the first `count` items, in pre-order (slots as
+    /// drawn), and the draw order that says so.
+    package func recomputeSubtreeSizes() {
         let n = count
-        for j in 0..<n { _subtreeEnds[j] = Int32(j + 1) }
+        for j in 0..<n { _subtreeSizes[j] = 1 }
         var j = n - 1
         while j > 0 {
             let p = Int(_parents[j])
-            if p >= 0 && _subtreeEnds[p] < _subtreeEnds[j] { _subtreeEnds[p] = _subtreeEnds[j] }
+            if p >= 0 { _subtreeSizes[p] &+= _subtreeSizes[j] }
             j -= 1
         }
+        orderSlotsAsDrawn()
     }
 }

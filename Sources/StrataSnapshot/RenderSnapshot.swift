@@ -37,25 +37,34 @@ public struct RenderItemFlags: OptionSet, Hashable, Sendable {
     public static let perspective = RenderItemFlags(rawValue: 1 << 8)
 }
 
-/// The render-ready frame: every visible layer of a tree after `render()`, in painter's
-/// order, as struct-of-arrays columns a GPU renderer can upload as they are.
+/// The render-ready frame: every visible layer of a tree after `render()`, as
+/// struct-of-arrays columns a GPU renderer can upload as they are, and the order to draw them in.
+///
+/// **Items and slots.** Each visible layer is one item, held in a *slot*: its row of every
+/// column. `drawOrder` lists the `count` items' slots in painter's order; the columns hold
+/// `slotCount` rows (at least `count`). A slot keeps its item from one snapshot to the next
+/// while the layer stays visible, so a renderer can upload only what changed. Slots that hold
+/// no item (a subtree the tree moved or removed since the last full pass) have a
+/// `layerIndices` entry of -1 and no flags; `drawOrder` never lists them. After a full pass
+/// the order is the slots themselves (`drawOrder[k] == k`).
 ///
 /// **Order.** A layer is drawn before its sublayers; sublayers in ascending `zPosition`,
-/// ties in sublayer order. Item `i`'s subtree is the items `i ..< subtreeEnds[i]`, its parent
-/// item `parents[i]` (-1 for the root).
+/// ties in sublayer order. The item at draw position `k` (slot `drawOrder[k]`) has a subtree
+/// of `subtreeSizes[drawOrder[k]]` items: draw positions `k ..< k + subtreeSizes[slot]`. Its
+/// parent item is the slot `parents[slot]` (-1 for the root).
 ///
 /// **Culling.** A layer is left out, with its whole subtree, when it is hidden, when its
 /// presentation opacity is 0 or below (or within `invisible` of 0), when it is not double-sided and faces away (its
 /// sublayers are flattened into its plane), when it has not been committed yet, and when its
 /// world geometry is not finite (reported through `nonFiniteLayers`).
 ///
-/// **Geometry.** `transforms[i]` maps the layer's bounds coordinates (`bounds[i]`: x, y,
+/// **Geometry.** `transforms[s]` maps the layer's bounds coordinates (`bounds[s]`: x, y,
 /// width, height) to the target (the root layer's superlayer space): anchor point, position,
 /// zPosition, transform, and every ancestor's, with each ancestor's `sublayerTransform`
-/// applied about its anchor point. `opacities[i]` is the product of the layer's and its
-/// ancestors' opacities. `clips[i]` names the nearest ancestor item that masks to bounds
-/// (its bounds and corner radius, in its own space), or -1; that item's own `clips` entry
-/// continues the chain.
+/// applied about its anchor point. `opacities[s]` is the product of the layer's and its
+/// ancestors' opacities. `clips[s]` names the slot of the nearest ancestor item that masks to
+/// bounds (its bounds and corner radius, in its own space), or -1; that item's own `clips`
+/// entry continues the chain.
 ///
 /// **Lifetime.** The columns are spans over memory the snapshot owns. They stay valid, and
 /// unchanged, until the snapshot is taken again (the next `snapshot()` of its renderer);
@@ -64,12 +73,15 @@ public struct RenderItemFlags: OptionSet, Hashable, Sendable {
 ///
 ///     renderer.render()
 ///     let frame = renderer.snapshot()
-///     for i in 0..<frame.count where frame.flags[i].contains(.background) {
-///         draw(frame.bounds[i], frame.transforms[i], frame.backgroundColors[i] * frame.opacities[i])
+///     for slot in frame.drawOrder.lazy.map(Int.init) where frame.flags[slot].contains(.background) {
+///         draw(frame.bounds[slot], frame.transforms[slot], frame.backgroundColors[slot] * frame.opacities[slot])
 ///     }
 public final class RenderSnapshot {
-    /// Items (visible layers) in the frame.
+    /// Items (visible layers) in the frame: the length of `drawOrder`.
     @exclusivity(unchecked) public package(set) var count = 0
+    /// Rows of the item columns (`layerIndices` to `shapeIndices`): slots, at least `count`.
+    /// Slots `drawOrder` does not list hold no item.
+    @exclusivity(unchecked) public package(set) var slotCount = 0
     /// Shape layers among them (rows of the shape columns).
     @exclusivity(unchecked) public package(set) var shapeCount = 0
     /// Media time of the frame the snapshot shows.
@@ -81,6 +93,9 @@ public final class RenderSnapshot {
     public package(set) var wasFullPass = true
     /// Items whose values were computed for this snapshot (all of them after a full pass).
     public package(set) var recomputedItems = 0
+    /// Items an update took out of the order or put in (subtrees the tree moved, removed or
+    /// added since the last snapshot, spliced without a full pass); 0 after a full pass.
+    public package(set) var splicedItems = 0
     /// Layers left out because their world geometry was not finite (NaN or beyond Float).
     public package(set) var nonFiniteLayers = 0
     /// Bytes the last full pass read and wrote (input columns, tree, output columns): what a
@@ -89,7 +104,8 @@ public final class RenderSnapshot {
 
     @exclusivity(unchecked) package var _layerIndices = SnapshotBuffer<Int32>()
     @exclusivity(unchecked) package var _parents = SnapshotBuffer<Int32>()
-    @exclusivity(unchecked) package var _subtreeEnds = SnapshotBuffer<Int32>()
+    @exclusivity(unchecked) package var _subtreeSizes = SnapshotBuffer<Int32>()
+    @exclusivity(unchecked) package var _drawOrder = SnapshotBuffer<Int32>()
     @exclusivity(unchecked) package var _clips = SnapshotBuffer<Int32>()
     @exclusivity(unchecked) package var _transforms = SnapshotBuffer<RenderTransform>()
     @exclusivity(unchecked) package var _opacities = SnapshotBuffer<Float>()
@@ -122,7 +138,8 @@ public final class RenderSnapshot {
     /// Room for `n` items, keeping the first `keep`.
     package func reserveItems(_ n: Int, keeping keep: Int) {
         _layerIndices.reserve(n, keeping: keep); _parents.reserve(n, keeping: keep)
-        _subtreeEnds.reserve(n, keeping: keep); _clips.reserve(n, keeping: keep)
+        _subtreeSizes.reserve(n, keeping: keep); _clips.reserve(n, keeping: keep)
+        _drawOrder.reserve(n, keeping: keep)
         _transforms.reserve(n, keeping: keep); _opacities.reserve(n, keeping: keep)
         _bounds.reserve(n, keeping: keep); _cornerRadii.reserve(n, keeping: keep)
         _backgroundColors.reserve(n, keeping: keep); _borderColors.reserve(n, keeping: keep)
@@ -139,8 +156,19 @@ public final class RenderSnapshot {
         if _paths.count < n { _paths.append(contentsOf: repeatElement(nil, count: n - _paths.count)) }
     }
 
+    /// The first `count` slots in draw order (what a full pass makes): `drawOrder[k] == k`,
+    /// and `slotCount == count`.
+    package func orderSlotsAsDrawn() {
+        // (The order's buffer may be smaller than the other columns': a splice swaps it.)
+        _drawOrder.reserve(count, keeping: 0)
+        let o = _drawOrder.base
+        for k in 0..<count { o[k] = Int32(truncatingIfNeeded: k) }
+        slotCount = count
+        splicedItems = 0
+    }
+
     /// Bytes one item's columns take (a full pass writes this much per item).
-    package static let bytesPerItem = 5 * MemoryLayout<Int32>.stride + MemoryLayout<RenderTransform>.stride
+    package static let bytesPerItem = 6 * MemoryLayout<Int32>.stride + MemoryLayout<RenderTransform>.stride
         + 3 * MemoryLayout<Float>.stride + 5 * MemoryLayout<SIMD4<Float>>.stride + MemoryLayout<RenderItemFlags>.stride
 
     /// Bytes one shape's columns take.
@@ -149,14 +177,17 @@ public final class RenderSnapshot {
 
     // MARK: the columns
 
-    /// The engine's index of each item's layer (its row in Strata's layer store); the
-    /// engine's `layer(at:)` turns an item into its layer.
+    /// The items' slots in painter's order (`count` entries): draw `drawOrder[0]` first.
+    public var drawOrder: UnsafeBufferPointer<Int32> { UnsafeBufferPointer(start: _drawOrder.base, count: count) }
+    /// The engine's index of each slot's layer (its row in Strata's layer store), -1 for a
+    /// slot holding no item; the engine's `layer(at:)` turns a slot into its layer.
     public var layerIndices: UnsafeBufferPointer<Int32> { span(_layerIndices.base) }
-    /// Each item's parent item, -1 for the root.
+    /// Each item's parent item (its slot), -1 for the root.
     public var parents: UnsafeBufferPointer<Int32> { span(_parents.base) }
-    /// One past each item's last descendant: its subtree is `i ..< subtreeEnds[i]`.
-    public var subtreeEnds: UnsafeBufferPointer<Int32> { span(_subtreeEnds.base) }
-    /// The nearest ancestor item that masks to bounds (clipping this item), or -1.
+    /// Items in each item's subtree, itself included: the item at draw position `k` has
+    /// its subtree at draw positions `k ..< k + subtreeSizes[drawOrder[k]]`.
+    public var subtreeSizes: UnsafeBufferPointer<Int32> { span(_subtreeSizes.base) }
+    /// The slot of the nearest ancestor item that masks to bounds (clipping this item), or -1.
     public var clips: UnsafeBufferPointer<Int32> { span(_clips.base) }
     /// World transforms (single precision, `CATransform3D` convention).
     public var transforms: UnsafeBufferPointer<RenderTransform> { span(_transforms.base) }
@@ -187,15 +218,16 @@ public final class RenderSnapshot {
 
     @inline(__always)
     private func span<T>(_ base: UnsafeMutablePointer<T>) -> UnsafeBufferPointer<T> {
-        UnsafeBufferPointer(start: base, count: count)
+        UnsafeBufferPointer(start: base, count: slotCount)
     }
 
-    /// Item `i` gathered into one value (for tools and tests; renderers read the columns).
+    /// The item in slot `i` gathered into one value (for tools and tests; renderers read the
+    /// columns). `item(drawOrder[k])` is the k-th item drawn.
     public func item(_ i: Int) -> RenderItem {
-        precondition(i >= 0 && i < count, "RenderSnapshot.item(\(i)): \(count) items")
+        precondition(i >= 0 && i < slotCount, "RenderSnapshot.item(\(i)): \(slotCount) slots")
         let s = Int(_shapeIndices[i])
         return RenderItem(
-            layerIndex: Int(_layerIndices[i]), parent: Int(_parents[i]), subtreeEnd: Int(_subtreeEnds[i]),
+            layerIndex: Int(_layerIndices[i]), parent: Int(_parents[i]), subtreeSize: Int(_subtreeSizes[i]),
             clip: Int(_clips[i]), transform: _transforms[i], opacity: _opacities[i], bounds: _bounds[i],
             cornerRadius: _cornerRadii[i], backgroundColor: _backgroundColors[i], borderColor: _borderColors[i],
             borderWidth: _borderWidths[i], shadowColor: _shadowColors[i],
@@ -208,11 +240,35 @@ public final class RenderSnapshot {
     }
 }
 
+extension RenderSnapshot {
+    /// Each slot's draw position, -1 for a slot holding no item (`slotCount` entries).
+    public func drawPositions() -> [Int32] {
+        var at = [Int32](repeating: -1, count: slotCount)
+        for (k, slot) in drawOrder.enumerated() { at[Int(slot)] = Int32(k) }
+        return at
+    }
+
+    /// The items in draw order, each `parent` and `clip` a draw position rather than a slot:
+    /// what a full pass's slots are. Two snapshots of one frame give equal arrays however
+    /// their slots were given out (for tools and tests: renderers read the columns).
+    public func itemsInDrawOrder() -> [RenderItem] {
+        let at = drawPositions()
+        return drawOrder.map { slot in
+            var it = item(Int(slot))
+            if it.parent >= 0 { it.parent = Int(at[it.parent]) }
+            if it.clip >= 0 { it.clip = Int(at[it.clip]) }
+            return it
+        }
+    }
+}
+
 /// One item of a `RenderSnapshot`, gathered from its columns.
 public struct RenderItem: Equatable {
     public var layerIndex: Int
+    /// The parent item's slot, -1 for the root.
     public var parent: Int
-    public var subtreeEnd: Int
+    /// Items in the subtree, this one included.
+    public var subtreeSize: Int
     public var clip: Int
     public var transform: RenderTransform
     public var opacity: Float

@@ -293,7 +293,7 @@ final class LayerClassesTests: XCTestCase {
 
     /// The items showing `layer`, in item order.
     private func items(of layer: CALayer, in s: RenderSnapshot) -> [Int] {
-        (0..<s.count).filter { s.layer(at: $0) === layer }
+        s.drawOrder.map(Int.init).filter { s.layer(at: $0) === layer }
     }
 
     /// Where item i's bounds point p lands in the render target.
@@ -326,7 +326,8 @@ final class LayerClassesTests: XCTestCase {
         XCTAssertEqual(copies.map { world(.zero, s, $0).x }, [45, 65, 85], "instance k moved by k steps")
         XCTAssertEqual(copies.map { world(.zero, s, $0).y }, [0, 0, 0])
         let repItem = try XCTUnwrap(items(of: rep, in: s).first)
-        XCTAssertEqual(Int(s.subtreeEnds[repItem]), s.count, "every instance hangs from the replicator")
+        XCTAssertEqual(Int(s.drawPositions()[repItem]) + Int(s.subtreeSizes[repItem]), s.count,
+                       "every instance hangs from the replicator")
         for i in copies {
             XCTAssertEqual(Int(s.parents[i]), repItem)
             XCTAssertTrue(s.flags[i].contains(.background))

@@ -1,6 +1,6 @@
 import XCTest
 import CAllocationCounter
-@testable import Strata
+@_spi(Benchmarks) @testable import Strata
 
 /// The per-frame evaluation allocates nothing: 1,000 frames of 10,000 running animations,
 /// malloc-family calls counted by the interposing C shim.
@@ -88,6 +88,65 @@ final class AllocationTests: XCTestCase {
         for l in layers { l.removeAllAnimations(); l.removeFromSuperlayer() }
     }
 
+    /// Subtrees moved between containers every frame are spliced into the snapshot's order,
+    /// and the splice allocates nothing once its scratch is grown (the first frames).
+    func test_framesThatMoveSubtreesSpliceThemAndAllocateNothing() {
+        let root = CALayer()
+        var containers: [CALayer] = [], subtrees: [CALayer] = []
+        withActionsDisabled {
+            for c in 0..<100 {
+                let container = CALayer()
+                container.position = CGPoint(x: Double(c), y: 0)
+                for k in 0..<90 {
+                    let cell = CALayer()
+                    cell.position = CGPoint(x: 0, y: Double(k))
+                    container.addSublayer(cell)
+                }
+                root.addSublayer(container)
+                containers.append(container)
+            }
+            for s in 0..<200 {
+                let subtree = CALayer()
+                for _ in 0..<9 { subtree.addSublayer(CALayer()) }
+                containers[s % 100].addSublayer(subtree)
+                subtrees.append(subtree)
+            }
+        }
+        let r = CARenderer(layer: root)
+        r.renderFrame(atTime: 0)
+        XCTAssertTrue(r.snapshot().wasFullPass)
+        var mallocs = 0, spliced = 0, items = 0
+        func frame(_ f: Int) {
+            // 100 subtrees a frame: half moved to another container, half out of the tree or back in.
+            withActionsDisabled {
+                for k in 0..<100 {
+                    let s = subtrees[(f * 100 + k) % 200]
+                    if k % 2 == 0 || s.superlayer == nil {
+                        containers[(f * 7 + k * 13) % 100].addSublayer(s)
+                    } else {
+                        s.removeFromSuperlayer()
+                    }
+                }
+            }
+            r.beginFrame(atTime: Double(f) / 60)
+            r.render()
+            strata_alloc_counting_begin()
+            let s = r.snapshot()
+            strata_alloc_counting_end()
+            mallocs += Int(strata_alloc_count())
+            if !s.wasFullPass && s.splicedItems > 0 { spliced += 1 }
+            items = s.count
+            r.endFrame()
+        }
+        for f in 1...10 { frame(f) }
+        mallocs = 0
+        spliced = 0
+        for f in 11...60 { frame(f) }
+        XCTAssertEqual(spliced, 50, "every frame spliced its moves")
+        XCTAssertEqual(mallocs, 0, "mallocs in the snapshots of 50 frames of 100 subtree moves")
+        XCTAssertEqual(items, 1 + 100 * 91 + 10 * subtrees.filter { $0.superlayer != nil }.count)
+    }
+
     /// The render snapshot of those frames allocates nothing either: its updates (the
     /// animated layers recomputed, 2,500 leaves: split across two threads) and a full pass
     /// once the tree changed.
@@ -126,16 +185,17 @@ final class AllocationTests: XCTestCase {
             }
         }
         treeChanged()
-        XCTAssertTrue(r.snapshot().wasFullPass)
+        XCTAssertTrue(r.snapshotFullPass().wasFullPass)
         treeChanged()
         strata_alloc_counting_begin()
-        let full = r.snapshot()
+        let full = r.snapshotFullPass()
         strata_alloc_counting_end()
         XCTAssertTrue(full.wasFullPass)
         XCTAssertEqual(full.count, 10_001)
         XCTAssertEqual(strata_alloc_count(), 0, "mallocs during a full pass")
         for l in layers { l.removeAllAnimations(); l.removeFromSuperlayer() }
     }
+
 
     /// `presentation()` makes one object and copies nothing.
     func test_presentationAllocatesOnlyTheCopy() {

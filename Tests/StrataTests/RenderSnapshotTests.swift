@@ -23,7 +23,7 @@ final class RenderSnapshotTests: XCTestCase {
         return l
     }
 
-    private func layers(of s: RenderSnapshot) -> [CALayer?] { (0..<s.count).map { s.layer(at: $0) } }
+    private func layers(of s: RenderSnapshot) -> [CALayer?] { s.drawOrder.map { s.layer(at: Int($0)) } }
 
     private func assertPoint(_ p: CGPoint, _ x: Double, _ y: Double, _ message: String, file: StaticString = #filePath, line: UInt = #line) {
         XCTAssertEqual(Double(p.x), x, accuracy: 1e-3, "\(message).x", file: file, line: line)
@@ -46,7 +46,9 @@ final class RenderSnapshotTests: XCTestCase {
         XCTAssertEqual(s.count, 6)
         XCTAssertTrue(zip(layers(of: s), expected).allSatisfy { $0 === $1 }, "painter's order")
         XCTAssertEqual(Array(s.parents), [-1, 0, 0, 2, 2, 0])
-        XCTAssertEqual(Array(s.subtreeEnds), [6, 2, 5, 4, 5, 6])
+        XCTAssertEqual(Array(s.subtreeSizes), [6, 1, 3, 1, 1, 1])
+        XCTAssertEqual(Array(s.drawOrder), [0, 1, 2, 3, 4, 5], "a full pass's slots are the draw order")
+        XCTAssertEqual(s.slotCount, 6)
         XCTAssertTrue(s.wasFullPass)
         XCTAssertEqual(s.recomputedItems, 6)
     }
@@ -254,10 +256,10 @@ final class RenderSnapshotTests: XCTestCase {
             let s = r.snapshot()
             XCTAssertFalse(s.wasFullPass, "t = \(t)")
             XCTAssertEqual(s.recomputedItems, recomputed, "t = \(t)")
-            let mine = (0..<s.count).map { s.item($0) }
+            let mine = s.itemsInDrawOrder()
             let full = other.snapshot()
             XCTAssertTrue(full.wasFullPass)
-            XCTAssertEqual(mine, (0..<full.count).map { full.item($0) }, "t = \(t): update = full pass")
+            XCTAssertEqual(mine, full.itemsInDrawOrder(), "t = \(t): update = full pass")
             XCTAssertTrue(r.snapshot().wasFullPass)
         }
         r.renderFrame(atTime: 0.25)
@@ -291,7 +293,11 @@ final class RenderSnapshotTests: XCTestCase {
         withActionsDisabled { b.removeFromSuperlayer(); a.addSublayer(b) }
         s = r.snapshot()
         XCTAssertTrue(layers(of: s).elementsEqual([root, a, b], by: ===))
-        XCTAssertEqual(Array(s.parents), [-1, 0, 1])
+        XCTAssertEqual(s.itemsInDrawOrder().map(\.parent), [-1, 0, 1])
+        XCTAssertFalse(s.wasFullPass, "a moved layer is spliced")
+        XCTAssertEqual(s.splicedItems, 2, "b out from under the root, and in under a")
+        XCTAssertEqual(Array(s.drawOrder), [0, 2, 1], "a and root keep their slots, b its own again")
+        XCTAssertEqual(Array(s.parents), [-1, 2, 0], "parents name slots")
         withActionsDisabled { a.isHidden = true }
         s = r.snapshot()
         XCTAssertTrue(layers(of: s).elementsEqual([root], by: ===))
@@ -301,7 +307,7 @@ final class RenderSnapshotTests: XCTestCase {
         r.renderFrame(atTime: 1.5)
         s = r.snapshot()
         XCTAssertEqual(s.count, 3)
-        XCTAssertEqual(Double(s.opacities[1]), 1 - ReferenceCurve.caDefault.progress(atFraction: 0.5), accuracy: 1e-5,
+        XCTAssertEqual(Double(s.opacities[Int(s.drawOrder[1])]), 1 - ReferenceCurve.caDefault.progress(atFraction: 0.5), accuracy: 1e-5,
                        "half-way through the default curve")
         r.renderFrame(atTime: 2.5)
         XCTAssertEqual(r.snapshot().count, 1)
@@ -333,7 +339,7 @@ final class RenderSnapshotTests: XCTestCase {
                 // The second full pass of a large tree overlaps the walk with the items (two
                 // threads take chunks of them); compare that one.
                 let s = r.snapshotFullPass()
-                out = (0..<s.count).map { s.item($0) }
+                out = s.itemsInDrawOrder()
             }
             return out
         }
@@ -388,10 +394,10 @@ final class RenderSnapshotTests: XCTestCase {
                     let s = r.snapshot()
                     XCTAssertFalse(s.wasFullPass, "t = \(t): an update")
                     XCTAssertGreaterThanOrEqual(s.recomputedItems, 5_000)
-                    let items = (0..<s.count).map { s.item($0) }
+                    let items = s.itemsInDrawOrder()
                     out.append(items)
                     let full = r.snapshotFullPass()
-                    XCTAssertTrue(items == (0..<full.count).map { full.item($0) }, "t = \(t): the update differs from a full pass")
+                    XCTAssertTrue(items == full.itemsInDrawOrder(), "t = \(t): the update differs from a full pass")
                 }
                 // While the 5,000 still animate, a single-sided leaf late in the order (the
                 // worker's half) turns away: it is culled.
@@ -401,17 +407,17 @@ final class RenderSnapshotTests: XCTestCase {
                 r.renderFrame(atTime: 0.75)
                 let turned = r.snapshot()
                 XCTAssertEqual(turned.count, 1 + 100 + 10_000 - 1, "the turned leaf is culled")
-                XCTAssertFalse((0..<turned.count).contains { turned.layer(at: $0) === late })
-                let items = (0..<turned.count).map { turned.item($0) }
+                XCTAssertFalse(turned.drawOrder.contains { turned.layer(at: Int($0)) === late })
+                let items = turned.itemsInDrawOrder()
                 let full = r.snapshotFullPass()
-                XCTAssertTrue(items == (0..<full.count).map { full.item($0) }, "the culled frame differs from a full pass")
+                XCTAssertTrue(items == full.itemsInDrawOrder(), "the culled frame differs from a full pass")
                 out.append(items)
                 // Turned back: shown again.
                 withActionsDisabled { late.transform = CATransform3DIdentity }
                 r.renderFrame(atTime: 0.8)
                 let back = r.snapshot()
                 XCTAssertEqual(back.count, 1 + 100 + 10_000)
-                out.append((0..<back.count).map { back.item($0) })
+                out.append(back.itemsInDrawOrder())
             }
             return out
         }

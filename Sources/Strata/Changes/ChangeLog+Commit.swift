@@ -29,12 +29,12 @@ extension ChangeLog {
         }
         properties.removeAll()
         if !newLayers.isEmpty {
+            // New layers join the render tree (a snapshot leaves uncommitted ones out).
             for row in newLayers where layers.flags[Int(row)] & LayerFlags.alive != 0 {
                 layers.flags[Int(row)] |= LayerFlags.committed
+                layers.noteTreeEdit(row)
             }
             newLayers.removeAll(keepingCapacity: true)
-            // New layers join the render tree (a snapshot leaves uncommitted ones out).
-            layers.treeVersion &+= 1
         }
     }
 }

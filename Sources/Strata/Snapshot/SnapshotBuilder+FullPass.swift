@@ -40,13 +40,15 @@ extension SnapshotBuilder {
         gatherShapes(0..<output.shapeCount, inputs)
         output.nonFiniteLayers = 0
         if culled > 0 && !isDelayedSource { removeCulledItems() }
+        output.orderSlotsAsDrawn()
+        slotsAsDrawn()
     }
 
     /// Painter's order: a depth-first walk from the root along the tree's links, each layer
     /// before its sublayers, sublayers in order or, under a layer whose sublayers have
     /// zPositions of their own (`LayerFlags.childHasZ`), by ascending zPosition (stable);
     /// hidden, transparent and uncommitted layers are culled with their subtrees. Writes
-    /// rows, parents, subtree ends, shape indices, the order's z and the row -> item map.
+    /// rows, parents, subtree sizes, shape indices, the order's z and the row -> item map.
     /// The walk follows first-child and next-sibling links (each load issued while the
     /// layer's own values are read), so no list of siblings is chased ahead of the visits.
     private func prepareOrder() {
@@ -84,7 +86,7 @@ extension SnapshotBuilder {
         let opacityCol = inputs.opacity, hiddenCol = inputs.hidden, zCol = inputs.zPosition
         let root = Int(rootRow)
         var capacity = out._layerIndices.capacity
-        var rowsP = out._layerIndices.base, parentsP = out._parents.base, endsP = out._subtreeEnds.base
+        var rowsP = out._layerIndices.base, parentsP = out._parents.base, sizesP = out._subtreeSizes.base
         var shapeP = out._shapeIndices.base
         // Items of the layers above the walk (the path from the root), for going back up.
         var depth = 0, pathP = path.base, pathCapacity = path.capacity
@@ -109,7 +111,7 @@ extension SnapshotBuilder {
                     out.reserveItems(2 * n, keeping: n)
                     orderZ.reserve(2 * n, keeping: n)
                     capacity = out._layerIndices.capacity
-                    rowsP = out._layerIndices.base; parentsP = out._parents.base; endsP = out._subtreeEnds.base
+                    rowsP = out._layerIndices.base; parentsP = out._parents.base; sizesP = out._subtreeSizes.base
                     shapeP = out._shapeIndices.base
                 }
                 item = n
@@ -149,7 +151,7 @@ extension SnapshotBuilder {
             // Leave r, and its ancestors until one has a next sibling.
             var cur = r, curItem = item, next = r == root ? -1 : Int(across)
             while true {
-                if curItem >= 0 { endsP[curItem] = Int32(n) }
+                if curItem >= 0 { sizesP[curItem] = Int32(n - curItem) }
                 if next >= 0 || cur == root { break }
                 // Up: the parent (an item) is left next; its siblings' parent is its parent.
                 cur = Int(parentRow[cur])
@@ -213,7 +215,7 @@ extension SnapshotBuilder {
                 let p = Int(out._parents[i])
                 if p >= 0 { geometryCulledParents.append(newIndex[p]) }
                 // The subtree goes too (flattened into the culled layer's plane).
-                let end = Int(out._subtreeEnds[i])
+                let end = i + Int(out._subtreeSizes[i])
                 for j in (i + 1)..<max(end, i + 1) { itemOfRow[Int(out._layerIndices[j])] = SnapshotBuilder.notInTree }
                 i = end
                 continue
@@ -251,14 +253,8 @@ extension SnapshotBuilder {
         out.shapeCount = shapes
         geometryCulledParents.sort()
         for s in shapes..<out._paths.count where out._paths[s] != nil { out._paths[s] = nil }
-        // Subtree ends again, over the kept items.
-        for j in 0..<keep { out._subtreeEnds[j] = Int32(j + 1) }
-        var j = keep - 1
-        while j > 0 {
-            let p = Int(out._parents[j])
-            if out._subtreeEnds[p] < out._subtreeEnds[j] { out._subtreeEnds[p] = out._subtreeEnds[j] }
-            j -= 1
-        }
+        // Subtree sizes again, over the kept items (and the order: slots as drawn).
+        out.recomputeSubtreeSizes()
         out.nonFiniteLayers = nonFinite
         if nonFinite > 0 {
             StrataDiagnostics.emit(.nonFiniteValue,

@@ -12,7 +12,7 @@ extension SnapshotBuilder {
         kernel(range, list: nil, inputs, columns, ready: ready, style: true)
     }
 
-    /// `computeItems` for the items listed (ascending), whose parents are all computed.
+    /// `computeItems` for the items listed (in draw order), whose parents are all computed.
     @inline(never)
     func computeItems(_ items: UnsafeBufferPointer<Int>, _ inputs: SnapshotInputs, _ columns: ItemColumns) -> Int {
         kernel(0..<items.count, list: items, inputs, columns, ready: nil, style: true)
@@ -23,6 +23,12 @@ extension SnapshotBuilder {
     @inline(never)
     func geometryOnly(_ range: Range<Int>, _ inputs: SnapshotInputs, _ columns: ItemColumns) -> Int {
         kernel(range, list: nil, inputs, columns, ready: nil, style: false)
+    }
+
+    /// `geometryOnly` for the items listed, in draw order (a spliced order's subtree).
+    @inline(never)
+    func geometryOnly(_ items: UnsafeBufferPointer<Int>, _ inputs: SnapshotInputs, _ columns: ItemColumns) -> Int {
+        kernel(0..<items.count, list: items, inputs, columns, ready: nil, style: false)
     }
 
     /// What a layer's sublayers inherit: the space they are placed in, the opacity, and the

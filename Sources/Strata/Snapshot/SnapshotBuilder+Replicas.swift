@@ -6,8 +6,8 @@ extension SnapshotBuilder {
 
     /// Whether an item of the snapshot is a replicator layer's (the engine has some).
     func showsReplicator() -> Bool {
-        let flags = self.layers.flags.base, rows = output._layerIndices.base
-        for i in 0..<output.count where flags[Int(rows[i])] & LayerFlags.isReplicator != 0 { return true }
+        let flags = self.layers.flags.base, rows = output._layerIndices.base, order = output._drawOrder.base
+        for k in 0..<output.count where flags[Int(rows[Int(order[k])])] & LayerFlags.isReplicator != 0 { return true }
         return false
     }
 
@@ -29,7 +29,8 @@ extension SnapshotBuilder {
         emitReplicas(0..<n, parentOut: -1, ParentContext(space: SnapshotBuilder.identity, opacity: 1, clip: -1),
                      tint: SIMD4(repeating: 1), src, scratch.copyOf.base, inputs, at: frames.renderedAt, &culled, &truncated)
         frames.endShadows()
-        output.recomputeSubtreeEnds()
+        output.recomputeSubtreeSizes()
+        slotsAsDrawn()
         output.recomputedItems = output.count
         for s in output.shapeCount..<output._paths.count where output._paths[s] != nil { output._paths[s] = nil }
         if truncated {
@@ -83,7 +84,7 @@ extension SnapshotBuilder {
             out._flags[j] = RenderItemFlags(rawValue: f)
             copyOf[i] = Int32(j)
             out.count = j + 1
-            let end = Int(src._subtreeEnds[i])
+            let end = i + Int(src._subtreeSizes[i])
             if inputs.flags[r] & LayerFlags.isReplicator != 0, end > i + 1 || self.layers.firstChild[r] >= 0,
                let layer = self.layers.handle[r]?.takeUnretainedValue() as? CAReplicatorLayer {
                 let instances = layer.presentedInstances
@@ -151,7 +152,7 @@ extension SnapshotBuilder {
         guard src.count > 1 else { return }
         let scratch = source.replicaScratch
         scratch.copyOf.reserve(src.count, keeping: 0)
-        emitReplicas(1..<Int(src._subtreeEnds[0]), parentOut: parentOut, context, tint: tint, src, scratch.copyOf.base,
+        emitReplicas(1..<Int(src._subtreeSizes[0]), parentOut: parentOut, context, tint: tint, src, scratch.copyOf.base,
                      inputs, at: time, &culled, &truncated)
     }
 }

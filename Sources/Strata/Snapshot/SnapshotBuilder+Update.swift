@@ -15,26 +15,27 @@ extension SnapshotBuilder {
             // the marking rather than the leaves.
             frames.renderWorker?.prepare()
         }
-        let words = (n + 63) >> 6
+        let slots = out.slotCount
+        let words = (slots + 63) >> 6
         marks.reserve(words, keeping: 0)
         let bits = marks.base
         bits.initialize(repeating: 0, count: words)
         let inputs = SnapshotInputs(layers)
         let columns = ItemColumns(out)
         var needFull = false
-        for row in layers.changedRows { mark(row, bits, inputs, columns, n, &needFull) }
+        for row in layers.changedRows { mark(row, bits, inputs, columns, slots, &needFull) }
         let anim = self.animations
         for t in 0..<anim.tracks.count {
             let track = anim.tracks[t]
             let rows = track.layer.base
-            for s in 0..<track.count { mark(rows[s], bits, inputs, columns, n, &needFull) }
+            for s in 0..<track.count { mark(rows[s], bits, inputs, columns, slots, &needFull) }
         }
         for t in 0..<anim.keyframeTracks.count {
             let track = anim.keyframeTracks[t]
-            for s in 0..<track.count { mark(track.layer[s], bits, inputs, columns, n, &needFull) }
+            for s in 0..<track.count { mark(track.layer[s], bits, inputs, columns, slots, &needFull) }
         }
-        for id in anim.derivedRecords where id >= 0 { mark(anim.records[Int(id)].layer, bits, inputs, columns, n, &needFull) }
-        for id in anim.objectRecords { mark(anim.records[Int(id)].layer, bits, inputs, columns, n, &needFull) }
+        for id in anim.derivedRecords where id >= 0 { mark(anim.records[Int(id)].layer, bits, inputs, columns, slots, &needFull) }
+        for id in anim.objectRecords { mark(anim.records[Int(id)].layer, bits, inputs, columns, slots, &needFull) }
         if needFull { return false }
         // Nearly every item changed: a full pass (the walk included) costs about as much.
         var marked = 0
@@ -50,35 +51,65 @@ extension SnapshotBuilder {
                 if !sameOrder(i, inputs, columns) { return false }
             }
         }
-        // Marked items with sublayers first, in order: each with its subtree's geometry
+        // The marks by draw position: the slots themselves, or (after a splice) each marked
+        // slot's position.
+        let inOrder = slotsInOrder
+        let order = out._drawOrder.base
+        var positionBits = bits, positionWords = words
+        if !inOrder {
+            positionWords = (n + 63) >> 6
+            positionMarks.reserve(positionWords, keeping: 0)
+            positionBits = positionMarks.base
+            positionBits.initialize(repeating: 0, count: positionWords)
+            let at = positionOf.base
+            for w in 0..<words {
+                var word = bits[w]
+                while word != 0 {
+                    let p = Int(at[w << 6 | word.trailingZeroBitCount])
+                    word &= word - 1
+                    positionBits[p >> 6] |= 1 << UInt64(p & 63)
+                }
+            }
+        }
+        // Marked items with sublayers first, in draw order: each with its subtree's geometry
         // (skipping marks inside a subtree already done). Then every marked leaf in one pass
         // (their parents' new values are in place by then).
         var done = 0, recomputed = 0, leaves = 0
-        let ends = out._subtreeEnds.base
+        let sizes = out._subtreeSizes.base
         if leafScratch.capacity < n { leafScratch.reserve(n, keeping: 0) }
         let leafList = leafScratch.base
+        // (A splice leaves the order only when no layer was culled by its geometry.)
         let anyGeometryCulled = !geometryCulledParents.isEmpty
-        for w in 0..<words {
-            var word = bits[w]
+        for w in 0..<positionWords {
+            var word = positionBits[w]
             while word != 0 {
-                let i = w << 6 | word.trailingZeroBitCount
+                let p = w << 6 | word.trailingZeroBitCount
                 word &= word - 1
-                let end = Int(ends[i])
-                if end == i + 1 {
+                let i = inOrder ? p : Int(order[p])
+                let end = p + Int(sizes[i])
+                if end == p + 1 {
                     // A leaf of the items may hold sublayers its last pass culled by their
                     // geometry (back-facing, not finite): whether they show now depends on
                     // its new values, which the walk decides.
-                    if _slowPath(anyGeometryCulled) && holdsCulledLayer(i..<end) { return false }
+                    if _slowPath(anyGeometryCulled) && holdsCulledLayer(p..<end) { return false }
                     leafList[leaves] = i
                     leaves += 1
-                    if i >= done { recomputed += 1 }
+                    if p >= done { recomputed += 1 }
                     continue
                 }
                 if computeItems(i..<(i + 1), inputs, columns) > 0 { return false }
-                if i >= done {
-                    if geometryOnly((i + 1)..<end, inputs, columns) > 0 { return false }
-                    if anyGeometryCulled && holdsCulledLayer(i..<end) { return false }
-                    recomputed += end - i
+                if p >= done {
+                    if inOrder {
+                        if geometryOnly((p + 1)..<end, inputs, columns) > 0 { return false }
+                    } else {
+                        // The subtree's slots in draw order (parents before their sublayers).
+                        if subtreeScratch.capacity < end - p { subtreeScratch.reserve(end - p, keeping: 0) }
+                        let list = subtreeScratch.base
+                        for k in (p + 1)..<end { list[k - p - 1] = Int(order[k]) }
+                        if geometryOnly(UnsafeBufferPointer(start: list, count: end - p - 1), inputs, columns) > 0 { return false }
+                    }
+                    if anyGeometryCulled && holdsCulledLayer(p..<end) { return false }
+                    recomputed += end - p
                     done = end
                 }
             }
@@ -114,7 +145,7 @@ extension SnapshotBuilder {
                     let i = w << 6 | word.trailingZeroBitCount
                     word &= word - 1
                     let s = Int(columns.shapeIndices[i])
-                    if Int(ends[i]) != i + 1 && s >= 0 { gatherShapes(s..<(s + 1), inputs) }
+                    if sizes[i] != 1 && s >= 0 { gatherShapes(s..<(s + 1), inputs) }
                 }
             }
         }
@@ -136,17 +167,18 @@ extension SnapshotBuilder {
         }
     }
 
-    /// The item of `row` in the current order, or `notInTree` / `culled`. The map is not
-    /// cleared between orders: an entry counts only where its item holds that row.
+    /// The item (slot) of `row` in the current order, or `notInTree` / `culled`. The map is
+    /// not cleared between orders: an entry counts only where its slot holds that row.
     @inline(__always)
-    private func item(ofRow row: Int32, _ rows: ColumnSpan<Int32>, _ count: Int) -> Int32 {
+    func item(ofRow row: Int32, _ rows: ColumnSpan<Int32>, _ count: Int) -> Int32 {
         guard Int(row) < itemOfRowCount else { return SnapshotBuilder.notInTree }
         let it = itemOfRow.base[Int(row)]
         if it >= 0 { return Int(it) < count && rows[Int(it)] == row ? it : SnapshotBuilder.notInTree }
         return it
     }
 
-    /// Is a layer the geometry culled a child of an item in `items`?
+    /// Is a layer the geometry culled a child of an item in `items` (slots in draw order:
+    /// geometry culls leave the slots as drawn)?
     private func holdsCulledLayer(_ items: Range<Int>) -> Bool {
         // First parent at or after the range's start (the list is ascending).
         var lo = 0, hi = geometryCulledParents.count

@@ -33,11 +33,12 @@ final class SnapshotBuilder {
     /// This builder's claim on the layer store's change log (unique per builder).
     let token: UInt64
 
-    /// What the items were built from: a different root, tree version or dropped log
-    /// means a full pass.
+    /// What the items were built from: a different root or dropped log means a full pass;
+    /// another tree version, a splice (or a full pass when the edits can't be spliced).
     @exclusivity(unchecked) var root: Int32 = -1
     @exclusivity(unchecked) var treeVersion: UInt64 = .max
     @exclusivity(unchecked) private var dropped = -1
+    @exclusivity(unchecked) var editsDropped = -1
     @exclusivity(unchecked) var layerCapacity = 0
 
     /// Row -> item (or `notInTree`, `culled`): rows beyond `itemOfRow`'s size are not in the tree.
@@ -62,6 +63,17 @@ final class SnapshotBuilder {
     @exclusivity(unchecked) var pass: UInt32 = 0
     /// An update's marked leaves.
     @exclusivity(unchecked) var leafScratch = SnapshotBuffer<Int>()
+    /// Whether the slots are the draw order (`drawOrder[k] == k`), as a full pass leaves
+    /// them. After a splice they are not: `positionOf` maps each slot listed in the order to
+    /// its draw position, and `freeSlots` are the slots holding no item.
+    @exclusivity(unchecked) var slotsInOrder = true
+    @exclusivity(unchecked) var positionOf = SnapshotBuffer<Int32>()
+    @exclusivity(unchecked) var freeSlots: [Int32] = []
+    /// An update's marks by draw position (after a splice), and a subtree's slots in draw order.
+    @exclusivity(unchecked) var positionMarks = SnapshotBuffer<UInt64>()
+    @exclusivity(unchecked) var subtreeScratch = SnapshotBuffer<Int>()
+    /// What a splice works with (`SnapshotBuilder+Splice.swift`).
+    @exclusivity(unchecked) var spliceScratch: SpliceScratch?
     /// The order walk's path: parent items of the layers above it.
     @exclusivity(unchecked) var path = SnapshotBuffer<Int32>(capacity: 256)
     @exclusivity(unchecked) var siblings: [(z: Double, order: Int32, row: Int32)] = []
@@ -138,6 +150,7 @@ final class SnapshotBuilder {
         if layers.snapshotOwner == token && UInt(bitPattern: strata_current_engine()) == engineIdentity {
             layers.snapshotOwner = 0
             layers.changedRows.removeAll(keepingCapacity: false)
+            layers.treeEdits.removeAll(keepingCapacity: false)
         }
     }
 
@@ -155,17 +168,22 @@ final class SnapshotBuilder {
         let layers = self.layers
         let rootRow = rootLayer?.row ?? -1
         let owned = layers.snapshotOwner == token
-        let full = !owned || rootRow != root || layers.treeVersion != treeVersion
-            || layers.changedRowsDropped != dropped || layers.capacity != layerCapacity
+        let full = !owned || rootRow != root || layers.changedRowsDropped != dropped || layers.capacity != layerCapacity
         output.time = time
         output.sequence += 1
-        if full || !update() {
+        output.splicedItems = 0
+        // The tree edited since: its moved, added and removed subtrees spliced into the order
+        // (a full pass when they can't be), then the values that changed.
+        if full || (layers.treeVersion != treeVersion && !splice()) || !update() {
             layers.snapshotOwner = token
             layers.changedRows.removeAll(keepingCapacity: true)
+            layers.treeEdits.removeAll(keepingCapacity: true)
             dropped = layers.changedRowsDropped
+            editsDropped = layers.treeEditsDropped
             fullPass(rootRow)
         } else {
             layers.changedRows.removeAll(keepingCapacity: true)
+            layers.treeEdits.removeAll(keepingCapacity: true)
         }
         if layers.replicators > 0 && showsReplicator() {
             // Replicator instances repeat items, which an update's row -> item map cannot
@@ -181,13 +199,19 @@ final class SnapshotBuilder {
     @inline(__always) static var invisible: Double { Double(RenderSnapshot.invisible) }
 
     /// The next snapshot is a full pass.
-    func invalidate() { treeVersion = .max }
+    func invalidate() { treeVersion = .max; editsDropped = -1 }
+
+    /// The slots are the draw order again (after a full pass): nothing is free.
+    func slotsAsDrawn() {
+        slotsInOrder = true
+        freeSlots.removeAll(keepingCapacity: true)
+    }
 }
 
 /// The output columns' base pointers, read once per pass (the snapshot's buffers live in
 /// another module: each property read there is an access of its own).
 struct ItemColumns {
-    let rows, parents, ends, clips, shapeIndices: ColumnSpan<Int32>
+    let rows, parents, sizes, clips, shapeIndices: ColumnSpan<Int32>
     let transforms: ColumnSpan<RenderTransform>
     let opacities, cornerRadii, borderWidths, lineDashPhases: ColumnSpan<Float>
     let bounds, backgroundColors, borderColors, shadowColors, shadows: ColumnSpan<SIMD4<Float>>
@@ -196,7 +220,7 @@ struct ItemColumns {
 
     init(_ s: RenderSnapshot) {
         rows = ColumnSpan(lending: s._layerIndices.base); parents = ColumnSpan(lending: s._parents.base)
-        ends = ColumnSpan(lending: s._subtreeEnds.base); clips = ColumnSpan(lending: s._clips.base)
+        sizes = ColumnSpan(lending: s._subtreeSizes.base); clips = ColumnSpan(lending: s._clips.base)
         shapeIndices = ColumnSpan(lending: s._shapeIndices.base); transforms = ColumnSpan(lending: s._transforms.base)
         opacities = ColumnSpan(lending: s._opacities.base); cornerRadii = ColumnSpan(lending: s._cornerRadii.base)
         borderWidths = ColumnSpan(lending: s._borderWidths.base); lineDashPhases = ColumnSpan(lending: s._lineDashPhases.base)

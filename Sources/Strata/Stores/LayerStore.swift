@@ -230,6 +230,11 @@ final class LayerStore {
     @exclusivity(unchecked) var snapshotOwner: UInt64 = 0
     /// Times `changedRows` outgrew its bound and was dropped (the owner then does a full pass).
     @exclusivity(unchecked) var changedRowsDropped = 0
+    /// Rows linked, unlinked or made presentable since the snapshot owner last took them
+    /// (kept only while a snapshot owner exists): what its update splices.
+    @exclusivity(unchecked) var treeEdits: [Int32] = []
+    /// Times `treeEdits` outgrew its bound and was dropped (the owner then does a full pass).
+    @exclusivity(unchecked) var treeEditsDropped = 0
 
     /// `SnapshotHint` bits for `row`; a zPosition also tells its superlayer to sort. No bits
     /// (opacity, position, bounds, backgroundColor: read by every snapshot) touch nothing: an
@@ -247,6 +252,23 @@ final class LayerStore {
         guard snapshotOwner != 0 else { return }
         changedRows.append(row)
         if _slowPath(changedRows.count > 65_536 && changedRows.count > 2 * liveCount) { dropChangedRows() }
+    }
+
+    /// `row` was linked, unlinked or made presentable: the tree version moves on, and the
+    /// snapshot owner is told which row.
+    @inline(__always)
+    func noteTreeEdit(_ row: Int32) {
+        treeVersion &+= 1
+        guard snapshotOwner != 0 else { return }
+        treeEdits.append(row)
+        if _slowPath(treeEdits.count > 4_096 && treeEdits.count > liveCount / 8) { dropTreeEdits() }
+    }
+
+    /// More edits than a splice would beat a full pass with: dropped.
+    @inline(never)
+    private func dropTreeEdits() {
+        treeEdits.removeAll(keepingCapacity: false)
+        treeEditsDropped += 1
     }
 
     /// The log would cost more than a full pass: dropped (its owner does a full pass).
@@ -290,7 +312,7 @@ final class LayerStore {
         if next >= 0 { prevSibling[Int(next)] = prev } else { lastChild[Int(p)] = prev }
         parent[i] = -1; prevSibling[i] = -1; nextSibling[i] = -1
         childCount[Int(p)] -= 1
-        treeVersion &+= 1
+        noteTreeEdit(row)
     }
 
     /// Links `row` under `p` at child position `index` (clamped to the child count).
@@ -318,7 +340,7 @@ final class LayerStore {
         }
         childCount[Int(p)] += 1
         if hints[i] & SnapshotHint.zPosition != 0 { flags[Int(p)] |= LayerFlags.childHasZ }
-        treeVersion &+= 1
+        noteTreeEdit(row)
     }
 
     /// Index of `row` among its siblings.

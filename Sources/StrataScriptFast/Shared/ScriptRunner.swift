@@ -388,9 +388,12 @@ final class RunState {
     func snapshotItems(_ s: RenderSnapshot) -> [SnapshotTraceItem] {
         var ids: [ObjectIdentifier: Int] = [:]
         for id in layers.ids { if let l = layers[id] { ids[ObjectIdentifier(l)] = id } }
-        return (0..<s.count).map { i in
-            let it = s.item(i)
-            let id = s.layer(at: i).flatMap { ids[ObjectIdentifier($0)] } ?? -1
+        // In draw order, parents and clips as draw positions: the engines give out slots
+        // differently (the fast one splices tree edits), and draw the same frame.
+        let items = s.itemsInDrawOrder(), order = s.drawOrder
+        return (0..<s.count).map { k in
+            let it = items[k]
+            let id = s.layer(at: Int(order[k])).flatMap { ids[ObjectIdentifier($0)] } ?? -1
             let t = it.transform
             var v: [Double] = [t.row1, t.row2, t.row3, t.row4].flatMap { r in (0..<4).map { Double(r[$0]) } }
             v.append(Double(it.opacity))
