@@ -101,9 +101,9 @@ final class SnapshotSpliceTests: XCTestCase {
     }
 
     func test_splicedFramesDrawWhatAFullPassDraws() {
-        for seed: UInt64 in [1, 2, 3, 4] {
-            let spliced = run(seed: seed, frames: 60, fullPass: false)
-            let full = run(seed: seed, frames: 60, fullPass: true)
+        for seed: UInt64 in 1...10 {
+            let spliced = run(seed: seed, frames: 80, fullPass: false)
+            let full = run(seed: seed, frames: 80, fullPass: true)
             XCTAssertEqual(full.spliced, 0)
             XCTAssertGreaterThan(spliced.spliced, 20, "seed \(seed): frames that spliced their edits")
             XCTAssertEqual(spliced.frames.count, full.frames.count)

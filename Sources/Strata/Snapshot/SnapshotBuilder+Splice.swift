@@ -17,8 +17,15 @@ final class SpliceScratch {
     @exclusivity(unchecked) var roots: [SpliceRoot] = []
     /// Insertion order of `roots` (by old draw position, deeper first).
     @exclusivity(unchecked) var rootOrder: [Int32] = []
-    /// The slots of every inserted subtree, each subtree's in draw order (`SpliceRoot.first`).
+    /// The slots of every inserted subtree, each subtree's in draw order (`SpliceRoot.first`),
+    /// and whether each is the slot its layer had (a moved item: its style stays).
     @exclusivity(unchecked) var inserted = SnapshotBuffer<Int>()
+    @exclusivity(unchecked) var kept = SnapshotBuffer<Bool>()
+    /// Per slot: the splice number that took it out of the order (its item may come back in).
+    @exclusivity(unchecked) var cutStamp = SnapshotBuffer<UInt32>()
+    /// Per slot taken out: the layer row its item had.
+    @exclusivity(unchecked) var cutRow = SnapshotBuffer<Int32>()
+    @exclusivity(unchecked) var cutStampSlots = 0
     @exclusivity(unchecked) var order = SnapshotBuffer<Int32>()
 }
 
@@ -58,7 +65,7 @@ extension SnapshotBuilder {
         let layers = self.layers, out = output
         let edits = layers.treeEdits
         guard !edits.isEmpty, root >= 0, !isDelayedSource, layers.replicators == 0, geometryCulledParents.isEmpty,
-              layers.treeEditsDropped == editsDropped, freeSlots.count <= max(4_096, out.count / 4),
+              layers.treeEditsDropped == editsDropped, freeCount <= max(4_096, out.count / 4),
               culledRows.count <= 2 * layers.capacity + 1_024 else { return false }
         let scratch: SpliceScratch
         if let s = spliceScratch { scratch = s } else { scratch = SpliceScratch(); spliceScratch = scratch }
@@ -88,7 +95,6 @@ extension SnapshotBuilder {
         var columns = ItemColumns(out)
         let slots = out.slotCount
         let inOrder = slotsInOrder
-        let at = positionOf.base
         let parentRow = layers.parent.base, flags = layers.flags.base
         // 1. Each edited layer: the subtree it had in the order goes out; it comes in again
         // where it is now when it is the outermost edited layer there, under an item that stays.
@@ -98,7 +104,7 @@ extension SnapshotBuilder {
             let r = scratch.editedRows[q]
             let s = item(ofRow: r, columns.rows, slots)
             if s >= 0 {
-                let p = inOrder ? s : at[Int(s)]
+                let p = inOrder ? s : Int32(truncatingIfNeeded: positions.of(Int(s)))
                 scratch.cuts.append((p, p + columns.sizes[Int(s)], s))
             }
             rootIndex[Int(r)] = -1
@@ -154,25 +160,41 @@ extension SnapshotBuilder {
                 } else {
                     let t = item(ofRow: sib, columns.rows, slots)
                     if t >= 0 {
-                        boundary = (inOrder ? t : at[Int(t)]) + columns.sizes[Int(t)]
+                        boundary = (inOrder ? t : Int32(truncatingIfNeeded: positions.of(Int(t)))) + columns.sizes[Int(t)]
                         break
                     }
                 }
                 sib = prevSibling[Int(sib)]
             }
-            if boundary < 0 { boundary = (inOrder ? r.parentSlot : at[Int(r.parentSlot)]) + 1 }
+            if boundary < 0 { boundary = (inOrder ? r.parentSlot : Int32(truncatingIfNeeded: positions.of(Int(r.parentSlot)))) + 1 }
             scratch.roots[j].boundary = boundary
         }
-        // 3. Out: the slots of the ranges taken out are free, and their ancestors smaller.
-        let rows = columns.rows, parents = columns.parents, sizes = columns.sizes, itemFlags = columns.flags
+        // 3. Out: the slots of the ranges taken out are free (an item that comes back in
+        // takes its own again), and their ancestors smaller.
+        let rows = columns.rows, parents = columns.parents, sizes = columns.sizes
+        let slotCapacity = out._layerIndices.capacity
+        if scratch.cutStampSlots < slotCapacity {
+            scratch.cutStamp.reserve(slotCapacity, keeping: 0)
+            scratch.cutStamp.base.initialize(repeating: 0, count: scratch.cutStamp.capacity)
+            scratch.cutRow.reserve(scratch.cutStamp.capacity, keeping: 0)
+            scratch.cutStampSlots = scratch.cutStamp.capacity
+        }
+        let cutStamp = scratch.cutStamp.base, cutRow = scratch.cutRow.base
         var removed = 0
+        let freeBefore = freeCount
+        var cutItems = 0
+        for q in 0..<scratch.cuts.count { cutItems += Int(scratch.cuts[q].end - scratch.cuts[q].start) }
+        freeSlots.reserve(freeCount + cutItems, keeping: freeCount)
+        let free = freeSlots.base
         for q in 0..<scratch.cuts.count {
             let c = scratch.cuts[q]
             for k in Int(c.start)..<Int(c.end) {
                 let s = inOrder ? Int32(truncatingIfNeeded: k) : order[k]
+                cutRow[Int(s)] = rows[Int(s)]
                 rows[Int(s)] = -1
-                itemFlags[Int(s)] = []
-                freeSlots.append(s)
+                cutStamp[Int(s)] = number
+                free[freeCount] = s
+                freeCount += 1
             }
             let size = c.end - c.start
             removed += Int(size)
@@ -191,6 +213,15 @@ extension SnapshotBuilder {
             scratch.roots[j].count = Int32(n)
             insertedCount += n
         }
+        // The slots taken out that no item took again are free: no item, no flags.
+        var stillFree = min(freeBefore, freeCount)
+        for q in stillFree..<freeCount where columns.rows[Int(free[q])] == -1 {
+            let slot = free[q]
+            columns.flags[Int(slot)] = []
+            free[stillFree] = slot
+            stillFree += 1
+        }
+        freeCount = stillFree
         let newCount = out.count - removed + insertedCount
         order = out._drawOrder.base     // (the walks may have grown the columns)
         // 5. The order: the old one's runs between the ranges taken out, and each subtree
@@ -205,12 +236,13 @@ extension SnapshotBuilder {
                 }
             }
         }
-        // 6. Written with it: each slot's draw position, where it moved (a run that did not
-        // move keeps its positions).
+        // 6. With it, the positions: this generation's runs (or, every few splices, every
+        // slot's position), and those of the items put in.
         scratch.order.reserve(max(newCount, 1), keeping: 0)
-        let slotCapacity = out._layerIndices.capacity
-        if positionOf.capacity < slotCapacity { positionOf.reserve(slotCapacity, keeping: inOrder ? 0 : positionOf.capacity) }
-        let newOrder = scratch.order.base, inserted = scratch.inserted.base, positions = positionOf.base
+        positions.reserve(out._layerIndices.capacity)
+        let writeAll = positions.beginGeneration()
+        let newOrder = scratch.order.base, inserted = scratch.inserted.base
+        let position = positions.position.base
         let oldCount = out.count
         var w = 0, k = 0, cut = 0, next = 0
         while true {
@@ -221,18 +253,14 @@ extension SnapshotBuilder {
             if runEnd > k {
                 let d = w - k
                 if inOrder {
-                    for q in k..<runEnd {
-                        newOrder[q + d] = Int32(truncatingIfNeeded: q)
-                        positions[q] = Int32(truncatingIfNeeded: q + d)
-                    }
-                } else if d == 0 {
-                    (newOrder + w).update(from: order + k, count: runEnd - k)
+                    for q in k..<runEnd { newOrder[q + d] = Int32(truncatingIfNeeded: q) }
                 } else {
-                    for q in k..<runEnd {
-                        let slot = order[q]
-                        newOrder[q + d] = slot
-                        positions[Int(slot)] = Int32(truncatingIfNeeded: q + d)
-                    }
+                    (newOrder + w).update(from: order + k, count: runEnd - k)
+                }
+                if writeAll {
+                    for q in w..<(w + runEnd - k) { position[Int(newOrder[q])] = Int32(truncatingIfNeeded: q) }
+                } else {
+                    positions.addRun(start: k, shift: d)
                 }
                 w += runEnd - k
                 k = runEnd
@@ -248,7 +276,7 @@ extension SnapshotBuilder {
                     for q in 0..<Int(r.count) {
                         let slot = inserted[Int(r.first) + q]
                         newOrder[w + q] = Int32(truncatingIfNeeded: slot)
-                        positions[slot] = Int32(truncatingIfNeeded: w + q)
+                        positions.set(slot, w + q)
                     }
                     w += Int(r.count)
                     j = Int(r.follower)
@@ -268,10 +296,20 @@ extension SnapshotBuilder {
         slotsInOrder = false
         treeVersion = layers.treeVersion
         // 7. The values of the items put in (their parents stayed, and are computed).
+        // Items back in their own slots keep their style (a change of it this frame is the
+        // update's): their geometry alone, in runs of one kind, in draw order.
+        let keptSlot = scratch.kept.base
         for j in 0..<scratch.roots.count where scratch.roots[j].count > 0 {
             let r = scratch.roots[j]
-            let list = UnsafeBufferPointer(start: inserted + Int(r.first), count: Int(r.count))
-            if computeItems(list, inputs, columns) > 0 { return false }
+            var a = Int(r.first)
+            let end = a + Int(r.count)
+            while a < end {
+                var b = a + 1
+                while b < end && keptSlot[b] == keptSlot[a] { b += 1 }
+                let list = UnsafeBufferPointer(start: inserted + a, count: b - a)
+                if (keptSlot[a] ? geometryOnly(list, inputs, columns) : computeItems(list, inputs, columns)) > 0 { return false }
+                a = b
+            }
         }
         out.splicedItems = removed + insertedCount
         return true
@@ -287,7 +325,10 @@ extension SnapshotBuilder {
         let layers = self.layers, out = output
         let flags = inputs.flags, hints = inputs.hints
         let firstChild = layers.firstChild.base, nextSibling = layers.nextSibling.base, parentRow = layers.parent.base
-        let map = itemOfRow.base
+        let map = itemOfRow.base, cutStamp = scratch.cutStamp.base, cutRow = scratch.cutRow.base
+        let number = scratch.number, stamped = scratch.cutStampSlots
+        var listed = scratch.inserted.base, keptSlot = scratch.kept.base
+        var room = min(scratch.inserted.capacity, scratch.kept.capacity)
         var n = 0
         var r = Int(row), parentItem = parentSlot
         while true {
@@ -302,15 +343,30 @@ extension SnapshotBuilder {
             } else {
                 if f & LayerFlags.isShape != 0 { return nil }
                 if f & LayerFlags.childHasZ != 0 && firstChild[r] >= 0 { return nil }
-                let (s, grew) = takeSlot()
-                if grew { c = ItemColumns(out) }
+                // Its own slot when it was taken out in this splice (a move), else a free one.
+                let own = Int(map[r])
+                let keep = own >= 0 && own < stamped && cutStamp[own] == number
+                    && cutRow[own] == Int32(r) && c.rows[own] == -1
+                var s = own
+                if !keep {
+                    let (t, grew) = takeSlot(c.rows)
+                    if grew { c = ItemColumns(out) }
+                    s = t
+                }
                 c.rows[s] = Int32(r)
                 c.parents[s] = parentItem
                 c.sizes[s] = 1
                 c.shapeIndices[s] = -1
                 map[r] = Int32(s)
-                if scratch.inserted.capacity < start + n + 1 { scratch.inserted.reserve(2 * (start + n + 1), keeping: start + n) }
-                scratch.inserted[start + n] = s
+                if start + n == room {
+                    scratch.inserted.reserve(2 * room, keeping: room)
+                    scratch.kept.reserve(2 * room, keeping: room)
+                    listed = scratch.inserted.base
+                    keptSlot = scratch.kept.base
+                    room = min(scratch.inserted.capacity, scratch.kept.capacity)
+                }
+                listed[start + n] = s
+                keptSlot[start + n] = keep
                 n += 1
                 if firstChild[r] >= 0 {
                     parentItem = Int32(s)
@@ -328,7 +384,7 @@ extension SnapshotBuilder {
             r = Int(nextSibling[r])
         }
         // Subtree sizes from the end of the list (a pre-order), then the ancestors'.
-        let list = scratch.inserted.base + start
+        let list = listed + start
         let parents = c.parents, sizes = c.sizes
         var k = n - 1
         while k > 0 {
@@ -347,8 +403,13 @@ extension SnapshotBuilder {
     }
 
     /// A free slot, or a new one after the last (the columns grow as a full pass's do).
-    private func takeSlot() -> (slot: Int, grew: Bool) {
-        if let s = freeSlots.popLast() { return (Int(s), false) }
+    private func takeSlot(_ rows: ColumnSpan<Int32>) -> (slot: Int, grew: Bool) {
+        // (An entry whose slot its own item took back in this splice is passed over.)
+        while freeCount > 0 {
+            freeCount -= 1
+            let s = Int(freeSlots[freeCount])
+            if rows[s] == -1 { return (s, false) }
+        }
         let out = output
         let s = out.slotCount
         var grew = false

@@ -51,26 +51,6 @@ extension SnapshotBuilder {
                 if !sameOrder(i, inputs, columns) { return false }
             }
         }
-        // The marks by draw position: the slots themselves, or (after a splice) each marked
-        // slot's position.
-        let inOrder = slotsInOrder
-        let order = out._drawOrder.base
-        var positionBits = bits, positionWords = words
-        if !inOrder {
-            positionWords = (n + 63) >> 6
-            positionMarks.reserve(positionWords, keeping: 0)
-            positionBits = positionMarks.base
-            positionBits.initialize(repeating: 0, count: positionWords)
-            let at = positionOf.base
-            for w in 0..<words {
-                var word = bits[w]
-                while word != 0 {
-                    let p = Int(at[w << 6 | word.trailingZeroBitCount])
-                    word &= word - 1
-                    positionBits[p >> 6] |= 1 << UInt64(p & 63)
-                }
-            }
-        }
         // Marked items with sublayers first, in draw order: each with its subtree's geometry
         // (skipping marks inside a subtree already done). Then every marked leaf in one pass
         // (their parents' new values are in place by then).
@@ -78,6 +58,33 @@ extension SnapshotBuilder {
         let sizes = out._subtreeSizes.base
         if leafScratch.capacity < n { leafScratch.reserve(n, keeping: 0) }
         let leafList = leafScratch.base
+        let inOrder = slotsInOrder
+        let order = out._drawOrder.base
+        // The marks by draw position: the slots themselves; or, after a splice, the leaves
+        // listed at once (they need no position: each reads only its parent) and the marked
+        // items with sublayers by their positions.
+        var positionBits = bits, positionWords = words, subtreeMarks = false
+        if !inOrder {
+            positionWords = (n + 63) >> 6
+            positionMarks.reserve(positionWords, keeping: 0)
+            positionBits = positionMarks.base
+            positionBits.initialize(repeating: 0, count: positionWords)
+            for w in 0..<words {
+                var word = bits[w]
+                while word != 0 {
+                    let i = w << 6 | word.trailingZeroBitCount
+                    word &= word - 1
+                    if sizes[i] == 1 {
+                        leafList[leaves] = i
+                        leaves += 1
+                    } else {
+                        let p = positions.of(i)
+                        positionBits[p >> 6] |= 1 << UInt64(p & 63)
+                        subtreeMarks = true
+                    }
+                }
+            }
+        }
         // (A splice leaves the order only when no layer was culled by its geometry.)
         let anyGeometryCulled = !geometryCulledParents.isEmpty
         for w in 0..<positionWords {
@@ -112,6 +119,18 @@ extension SnapshotBuilder {
                     recomputed += end - p
                     done = end
                 }
+            }
+        }
+        if !inOrder {
+            // The leaves listed first count unless a marked ancestor's subtree counted them.
+            let parents = out._parents.base
+            for k in 0..<leaves {
+                var a = Int(parents[leafList[k]]), inside = false
+                while subtreeMarks && a >= 0 && !inside {
+                    inside = bits[a >> 6] & (1 << UInt64(a & 63)) != 0
+                    a = Int(parents[a])
+                }
+                if !inside { recomputed += 1 }
             }
         }
         lastLeaves = leaves

@@ -64,11 +64,14 @@ final class SnapshotBuilder {
     /// An update's marked leaves.
     @exclusivity(unchecked) var leafScratch = SnapshotBuffer<Int>()
     /// Whether the slots are the draw order (`drawOrder[k] == k`), as a full pass leaves
-    /// them. After a splice they are not: `positionOf` maps each slot listed in the order to
-    /// its draw position, and `freeSlots` are the slots holding no item.
+    /// them. After a splice they are not (`positions`), and the first `freeCount` of
+    /// `freeSlots` are the slots holding no item (a stack).
     @exclusivity(unchecked) var slotsInOrder = true
-    @exclusivity(unchecked) var positionOf = SnapshotBuffer<Int32>()
-    @exclusivity(unchecked) var freeSlots: [Int32] = []
+    @exclusivity(unchecked) var freeSlots = SnapshotBuffer<Int32>()
+    @exclusivity(unchecked) var freeCount = 0
+    /// Draw positions, found lazily (`SnapshotBuilder+Positions.swift`): a splice moves most
+    /// items' positions, and writing them all was most of its cost.
+    @exclusivity(unchecked) var positions = SlotPositions()
     /// An update's marks by draw position (after a splice), and a subtree's slots in draw order.
     @exclusivity(unchecked) var positionMarks = SnapshotBuffer<UInt64>()
     @exclusivity(unchecked) var subtreeScratch = SnapshotBuffer<Int>()
@@ -204,7 +207,8 @@ final class SnapshotBuilder {
     /// The slots are the draw order again (after a full pass): nothing is free.
     func slotsAsDrawn() {
         slotsInOrder = true
-        freeSlots.removeAll(keepingCapacity: true)
+        freeCount = 0
+        positions.slotsAsDrawn()
     }
 }
 
