@@ -14,6 +14,8 @@ import StrataBench
 /// - `snapshot/presentation/SHAPE/N`: reading every layer's `presentation()?.position`,
 ///   the way a frame was read before the snapshot; `snapshot/presentation-copy/...` makes
 ///   each copy the way `presentation()` did before copies read the columns on access.
+/// - `snapshot/moves/N` and `snapshot/moves-none/N` (`SnapshotSuite+Moves.swift`): a frame
+///   moving N / 1,000 subtrees, spliced into the order, beside the same frame without them.
 /// - `snapshot/frame/ENGINE/N` (with the reference engine, FrameWorkload.swift): a whole
 ///   frame, evaluate + snapshot, of N layers each animating its position; and
 ///   `snapshot/frame-readout/ENGINE/N`, the same frame read out through `presentation()`.
@@ -23,8 +25,9 @@ enum SnapshotSuite {
 
     /// Bytes a full pass touches per layer of these fixtures: flags and hints (3), tree and
     /// order (16), opacity twice, position, bounds and background colour (96), and the
-    /// item's columns (180). The fixture checks the engine's own count against it.
-    static let bytesPerLayer = 3 + 16 + 16 + 16 + 32 + 32 + 180
+    /// item's columns (184, the draw order's 4 included). The fixture checks the engine's own
+    /// count against it.
+    static let bytesPerLayer = 3 + 16 + 16 + 16 + 32 + 32 + 184
 
     static func fullName(_ shape: TreeSuite.Shape, _ n: Int) -> String { "snapshot/full/\(shape.rawValue)/\(n)" }
     static func readoutName(_ shape: TreeSuite.Shape, _ n: Int) -> String { "snapshot/presentation/\(shape.rawValue)/\(n)" }
@@ -86,6 +89,7 @@ enum SnapshotSuite {
                                        parameters: ["suite": "snapshot", "engine": "floor", "bytes": "\(n * bytesPerLayer)", "n": "\(n * bytesPerLayer)"],
                                        make: { try TriadFloor.workload(bytes: n * bytesPerLayer) }))
         }
+        cases += moveCases()
         for n in [10_000, 100_000] {
             cases.append(snapshotFrameCase(n: n, engine: "strata", readout: false, quick: false) { try makeSnapshotFrameWorkload(n: n, readout: false) })
             cases.append(snapshotFrameCase(n: n, engine: "strata", readout: true, quick: false) { try makeSnapshotFrameWorkload(n: n, readout: true) })

@@ -31,6 +31,7 @@ public enum Suites {
         "lookup/mix-view-layer/interned",
         "snapshot/full/balanced/1000",
         "snapshot/update/balanced/10/1000",
+        "snapshot/moves/10000",
     ]
 
     /// The cases of `suite` (one of `names`).

@@ -135,6 +135,13 @@ for n in [1000, 10000, 100000]:
     if a and b: worst = max(worst or 0, a / b)
 row("an implicit change interrupting a running animation, 1e3-1e5", "≤ 2x the plain implicit change",
     f"{f2(ns('commit/implicit-over-running/100000'))} ns at 1e5", f"{f2(worst)}x (worst size)", None if worst is None else worst <= 2)
+worst = None
+for n in [10000, 100000]:
+    a, b = ns(f"snapshot/moves/{n}"), ns(f"snapshot/moves-none/{n}")
+    if a and b: worst = max(worst or 0, a / b)
+row("a frame moving 1 subtree per 1,000 layers (100 at 1e5), 1e4-1e5", "≤ 1.5x the update frame without moves",
+    f"{f2(ns('snapshot/moves/100000'))} vs {f2(ns('snapshot/moves-none/100000'))} ns at 1e5", f"{f2(worst)}x (worst size)",
+    None if worst is None else worst <= 1.5)
 c4, c6 = ns("tree/convert-time/chain/10000"), ns("tree/convert-time/chain/1000000")
 row("convertTime on a chain, 1e4 -> 1e6 deep (ten timed ancestors)", "linear or better",
     f"{f2(c4)} -> {f2(c6)} ns", f"{f2(c6 / c4 if c4 and c6 else None)}x for 100x the depth",

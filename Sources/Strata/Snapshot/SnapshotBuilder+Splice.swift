@@ -426,6 +426,8 @@ extension SnapshotBuilder {
 
 /// Sorts `a` in place by `less` (a heap sort: `Array.sort` allocates a buffer past 20 elements,
 /// and a splice allocates nothing once its scratch is grown).
+/// (Inlined: a call of the generic one swapped its elements through value witnesses.)
+@inline(__always)
 private func heapSort<T>(_ a: UnsafeMutableBufferPointer<T>, by less: (T, T) -> Bool) {
     let n = a.count
     guard n > 1 else { return }
@@ -435,7 +437,9 @@ private func heapSort<T>(_ a: UnsafeMutableBufferPointer<T>, by less: (T, T) -> 
             var child = 2 * root + 1
             if child + 1 < end && less(a[child], a[child + 1]) { child += 1 }
             guard less(a[root], a[child]) else { return }
-            a.swapAt(root, child)
+            let t = a[root]
+            a[root] = a[child]
+            a[child] = t
             root = child
         }
     }
@@ -443,7 +447,9 @@ private func heapSort<T>(_ a: UnsafeMutableBufferPointer<T>, by less: (T, T) -> 
     while start >= 0 { siftDown(start, n); start -= 1 }
     var end = n - 1
     while end > 0 {
-        a.swapAt(0, end)
+        let t = a[0]
+        a[0] = a[end]
+        a[end] = t
         siftDown(0, end)
         end -= 1
     }
