@@ -95,7 +95,7 @@ public final class RenderSnapshot {
     public package(set) var recomputedItems = 0
     /// Items an update took out of the order or put in (subtrees the tree moved, removed or
     /// added since the last snapshot, spliced without a full pass); 0 after a full pass.
-    public package(set) var splicedItems = 0
+    @exclusivity(unchecked) public package(set) var splicedItems = 0
     /// Layers left out because their world geometry was not finite (NaN or beyond Float).
     public package(set) var nonFiniteLayers = 0
     /// Bytes the last full pass read and wrote (input columns, tree, output columns): what a

@@ -174,7 +174,7 @@ final class SnapshotBuilder {
         let full = !owned || rootRow != root || layers.changedRowsDropped != dropped || layers.capacity != layerCapacity
         output.time = time
         output.sequence += 1
-        output.splicedItems = 0
+        if output.splicedItems != 0 { output.splicedItems = 0 }
         // The tree edited since: its moved, added and removed subtrees spliced into the order
         // (a full pass when they can't be), then the values that changed.
         if full || (layers.treeVersion != treeVersion && !splice()) || !update() {
@@ -186,7 +186,7 @@ final class SnapshotBuilder {
             fullPass(rootRow)
         } else {
             layers.changedRows.removeAll(keepingCapacity: true)
-            layers.treeEdits.removeAll(keepingCapacity: true)
+            if !layers.treeEdits.isEmpty { layers.treeEdits.removeAll(keepingCapacity: true) }
         }
         if layers.replicators > 0 && showsReplicator() {
             // Replicator instances repeat items, which an update's row -> item map cannot
