@@ -121,6 +121,41 @@ final class SnapshotSpliceTests: XCTestCase {
         XCTAssertTrue(spliced.frames == full.frames, "frames differ with shape layers in the edits")
     }
 
+    /// A layer gone and its row given to a new layer in one frame: the new layer's item is
+    /// computed whole, not the gone layer's kept.
+    func test_aRowGivenToANewLayerInTheSameFrameIsNotTheGoneLayersItem() {
+        onFreshEngine {
+            let root = CALayer(), container = CALayer()
+            var gone: CALayer? = CALayer()
+            withActionsDisabled {
+                root.addSublayer(container)
+                gone!.backgroundColor = CGColor(red: 1, green: 0, blue: 0, alpha: 1)
+                gone!.borderWidth = 2
+                gone!.borderColor = CGColor(red: 0, green: 0, blue: 1, alpha: 1)
+                root.addSublayer(gone!)
+            }
+            let r = CARenderer(layer: root)
+            r.renderFrame(atTime: 0)
+            XCTAssertTrue(r.snapshot().wasFullPass)
+            let row = gone!.row
+            withActionsDisabled { gone!.removeFromSuperlayer() }
+            gone = nil
+            let fresh = CALayer()
+            XCTAssertEqual(fresh.row, row, "the new layer has the gone layer's row")
+            // (No property set: a change would mark it for the update, which recomputes it.)
+            withActionsDisabled { container.addSublayer(fresh) }
+            r.renderFrame(atTime: 0.1)
+            let s = r.snapshot()
+            XCTAssertFalse(s.wasFullPass)
+            XCTAssertGreaterThan(s.splicedItems, 0)
+            let slot = Int(s.drawOrder.last!)
+            XCTAssertTrue(s.layer(at: slot) === fresh)
+            XCTAssertFalse(s.flags[slot].contains(.background), "no background: the gone layer's was red")
+            XCTAssertFalse(s.flags[slot].contains(.border))
+            XCTAssertEqual(s.itemsInDrawOrder(), r.snapshotFullPass().itemsInDrawOrder())
+        }
+    }
+
     func test_aMovedSubtreeKeepsItsSlotsOutOfTheWayAndTheUpdateTouchesOnlyIt() {
         onFreshEngine {
             let root = CALayer(), a = CALayer(), b = CALayer()

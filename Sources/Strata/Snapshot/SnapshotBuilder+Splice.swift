@@ -3,8 +3,10 @@ import Foundation
 /// What a splice works with, kept between snapshots (no allocation once grown).
 final class SpliceScratch {
     /// Per layer row: the splice number that found it edited (`edited`), and its subtree
-    /// root's index in `roots` when it is one (`rootIndex`).
+    /// root's index in `roots` when it is one (`rootIndex`); the splice number that found it
+    /// given to a new layer (`reused`: its old item was another layer's).
     @exclusivity(unchecked) var edited = SnapshotBuffer<UInt32>()
+    @exclusivity(unchecked) var reused = SnapshotBuffer<UInt32>()
     @exclusivity(unchecked) var rootIndex = SnapshotBuffer<Int32>()
     @exclusivity(unchecked) var rows = 0
     @exclusivity(unchecked) var number: UInt32 = 0
@@ -72,6 +74,8 @@ extension SnapshotBuilder {
         if scratch.rows < layers.capacity {
             scratch.edited.reserve(layers.capacity, keeping: 0)
             scratch.edited.base.initialize(repeating: 0, count: layers.capacity)
+            scratch.reused.reserve(layers.capacity, keeping: 0)
+            scratch.reused.base.initialize(repeating: 0, count: layers.capacity)
             scratch.rootIndex.reserve(layers.capacity, keeping: 0)
             scratch.rows = layers.capacity
             scratch.number = 0
@@ -79,9 +83,11 @@ extension SnapshotBuilder {
         scratch.number &+= 1
         if scratch.number == 0 {
             scratch.edited.base.initialize(repeating: 0, count: scratch.rows)
+            scratch.reused.base.initialize(repeating: 0, count: scratch.rows)
             scratch.number = 1
         }
         let number = scratch.number
+        for q in 0..<layers.reusedRows.count { scratch.reused[Int(layers.reusedRows[q])] = number }
         let edited = scratch.edited.base, rootIndex = scratch.rootIndex.base
         scratch.editedRows.removeAll(keepingCapacity: true)
         // (Index loops: an array's iterator allocates in unoptimised builds.)
@@ -326,7 +332,7 @@ extension SnapshotBuilder {
         let flags = inputs.flags, hints = inputs.hints
         let firstChild = layers.firstChild.base, nextSibling = layers.nextSibling.base, parentRow = layers.parent.base
         let map = itemOfRow.base, cutStamp = scratch.cutStamp.base, cutRow = scratch.cutRow.base
-        let number = scratch.number, stamped = scratch.cutStampSlots
+        let number = scratch.number, stamped = scratch.cutStampSlots, reused = scratch.reused.base
         var listed = scratch.inserted.base, keptSlot = scratch.kept.base
         var room = min(scratch.inserted.capacity, scratch.kept.capacity)
         var n = 0
@@ -346,7 +352,7 @@ extension SnapshotBuilder {
                 // Its own slot when it was taken out in this splice (a move), else a free one.
                 let own = Int(map[r])
                 let keep = own >= 0 && own < stamped && cutStamp[own] == number
-                    && cutRow[own] == Int32(r) && c.rows[own] == -1
+                    && cutRow[own] == Int32(r) && c.rows[own] == -1 && reused[r] != number
                 var s = own
                 if !keep {
                     let (t, grew) = takeSlot(c.rows)

@@ -154,6 +154,7 @@ final class SnapshotBuilder {
             layers.snapshotOwner = 0
             layers.changedRows.removeAll(keepingCapacity: false)
             layers.treeEdits.removeAll(keepingCapacity: false)
+            layers.reusedRows.removeAll(keepingCapacity: false)
         }
     }
 
@@ -181,12 +182,14 @@ final class SnapshotBuilder {
             layers.snapshotOwner = token
             layers.changedRows.removeAll(keepingCapacity: true)
             layers.treeEdits.removeAll(keepingCapacity: true)
+            layers.reusedRows.removeAll(keepingCapacity: true)
             dropped = layers.changedRowsDropped
             editsDropped = layers.treeEditsDropped
             fullPass(rootRow)
         } else {
             layers.changedRows.removeAll(keepingCapacity: true)
             if !layers.treeEdits.isEmpty { layers.treeEdits.removeAll(keepingCapacity: true) }
+            if !layers.reusedRows.isEmpty { layers.reusedRows.removeAll(keepingCapacity: true) }
         }
         if layers.replicators > 0 && showsReplicator() {
             // Replicator instances repeat items, which an update's row -> item map cannot

@@ -117,6 +117,8 @@ final class LayerStore {
         let row: Int32
         if let r = freeRows.popMin() {
             row = r
+            // A row of a layer gone since the last snapshot: its item is not this layer's.
+            if snapshotOwner != 0 { noteReusedRow(r) }
         } else {
             precondition(highWater < Int(Int32.max), "LayerStore is out of capacity: at most \(Int32.max) layers per thread")
             row = Int32(highWater)
@@ -235,6 +237,9 @@ final class LayerStore {
     @exclusivity(unchecked) var treeEdits: [Int32] = []
     /// Times `treeEdits` outgrew its bound and was dropped (the owner then does a full pass).
     @exclusivity(unchecked) var treeEditsDropped = 0
+    /// Rows freed and given to a new layer since the snapshot owner last took the edits: an
+    /// item the snapshot has for such a row was the gone layer's.
+    @exclusivity(unchecked) var reusedRows: [Int32] = []
 
     /// `SnapshotHint` bits for `row`; a zPosition also tells its superlayer to sort. No bits
     /// (opacity, position, bounds, backgroundColor: read by every snapshot) touch nothing: an
@@ -262,6 +267,16 @@ final class LayerStore {
         guard snapshotOwner != 0 else { return }
         treeEdits.append(row)
         if _slowPath(treeEdits.count > 4_096 && treeEdits.count > liveCount / 8) { dropTreeEdits() }
+    }
+
+    /// A freed row given to a new layer (logged for the snapshot owner, bounded as the edits).
+    @inline(never)
+    func noteReusedRow(_ row: Int32) {
+        reusedRows.append(row)
+        if _slowPath(reusedRows.count > 4_096 && reusedRows.count > liveCount / 8) {
+            reusedRows.removeAll(keepingCapacity: false)
+            dropTreeEdits()
+        }
     }
 
     /// More edits than a splice would beat a full pass with: dropped.
