@@ -329,7 +329,7 @@ extension SnapshotBuilder {
     private func walkInserted(_ row: Int32, under parentSlot: Int32, _ scratch: SpliceScratch, at start: Int,
                               _ inputs: SnapshotInputs, _ c: inout ItemColumns) -> Int? {
         let layers = self.layers, out = output
-        let flags = inputs.flags, hints = inputs.hints
+        let flags = inputs.flags
         let firstChild = layers.firstChild.base, nextSibling = layers.nextSibling.base, parentRow = layers.parent.base
         let map = itemOfRow.base, cutStamp = scratch.cutStamp.base, cutRow = scratch.cutRow.base
         let number = scratch.number, stamped = scratch.cutStampSlots, reused = scratch.reused.base
@@ -339,11 +339,9 @@ extension SnapshotBuilder {
         var r = Int(row), parentItem = parentSlot
         while true {
             // Visit r.
-            let f = flags[r], h = hints[r]
-            let opacity = inputs.opacity.map { $0[r] } ?? 1
-            let hidden = h & SnapshotHint.clipping != 0 && (inputs.hidden.map { $0[r] >= 0.5 } ?? false)
+            let f = flags[r]
             var descend = false
-            if f & LayerFlags.committed == 0 || hidden || !(opacity > SnapshotBuilder.invisible) {
+            if stillCulled(r, inputs) {
                 map[r] = SnapshotBuilder.culled
                 culledRows.append(Int32(r))
             } else {

@@ -228,9 +228,10 @@ extension SnapshotBuilder {
         return lo < geometryCulledParents.count && Int(geometryCulledParents[lo]) < items.upperBound
     }
 
-    /// Is a culled row's layer still culled by what the order pass looks at?
+    /// Is a row's layer culled by what the order pass looks at (uncommitted, hidden,
+    /// transparent)? An update asks it of culled rows, a splice of each layer it walks in.
     @inline(__always)
-    private func stillCulled(_ r: Int, _ inputs: SnapshotInputs) -> Bool {
+    func stillCulled(_ r: Int, _ inputs: SnapshotInputs) -> Bool {
         let opacity = inputs.opacity.map { $0[r] } ?? 1
         let hidden = hinted(inputs.hidden, inputs.hints[r], SnapshotHint.clipping).map { $0[r] >= 0.5 } ?? false
         return inputs.flags[r] & LayerFlags.committed == 0 || hidden || !(opacity > SnapshotBuilder.invisible)
