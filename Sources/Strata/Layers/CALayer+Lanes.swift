@@ -2,12 +2,16 @@ import Foundation
 
 extension CALayer {
     @inline(__always) func point(_ p: PropertyID) -> CGPoint {
+        // A live copy's two lanes, read in place (`presentation()?.position`: through
+        // `readLanes` every read built the 16-lane vector in an out-of-line call).
+        if _slowPath(row < 0), let v = liveCopyLanes(p, width: 2) { return CGPoint(x: v[0], y: v[1]) }
         let l = readLanes(p); return CGPoint(x: l[0], y: l[1])
     }
     @inline(__always) func setPoint(_ p: PropertyID, _ v: CGPoint) {
         var l = Lanes(); l[0] = Double(v.x); l[1] = Double(v.y); writeLanes(p, l)
     }
     @inline(__always) func rect(_ p: PropertyID) -> CGRect {
+        if _slowPath(row < 0), let v = liveCopyLanes(p, width: 4) { return CGRect(x: v[0], y: v[1], width: v[2], height: v[3]) }
         let l = readLanes(p); return CGRect(x: l[0], y: l[1], width: l[2], height: l[3])
     }
     @inline(__always) func setRect(_ p: PropertyID, _ v: CGRect) {

@@ -34,12 +34,19 @@ extension CALayer {
         presentedRow = -1
     }
 
+    /// A live copy's lanes of `p` (`width` of them) where they are: its model row in the
+    /// presentation column. Nil when the copy is frozen or its property has no column, or while a
+    /// recorder notes reads (`copyLanes`).
+    @inline(__always)
+    func liveCopyLanes(_ p: PropertyID, width: Int) -> UnsafeMutablePointer<Double>? {
+        guard presentedRow >= 0, let col = engine.layers.presentation[p.index], _fastPath(engine.recorder == nil) else { return nil }
+        return col.base + Int(presentedRow) &* width
+    }
+
     /// A copy's value of one-lane property `p` (`copyLanes(p)[0]`, without the lanes).
     @inline(__always)
     func copyScalar(_ p: PropertyID) -> Double {
-        if presentedRow >= 0, let col = engine.layers.presentation[p.index], _fastPath(engine.recorder == nil) {
-            return col[Int(presentedRow)]
-        }
+        if let v = liveCopyLanes(p, width: 1) { return v[0] }
         return copyLanes(p)[0]
     }
 
@@ -130,29 +137,31 @@ extension CALayer {
             p.copyAcceptsWrites = false
             return p
         }
-        let p: Self
         let cls = type(of: self)
         if cls == CALayer.self || cls == CAShapeLayer.self {
-            // A copy nobody holds any more is used again (no allocation, no deinit).
-            if let recycled = e.layerObjects.recycledCopy(shape: cls == CAShapeLayer.self) {
-                recycled.present(self)
-                p = unsafeDowncast(recycled, to: Self.self)
-            } else {
-                p = unsafeDowncast(cls == CALayer.self ? CALayer(presenting: self) : CAShapeLayer(presenting: self), to: Self.self)
-            }
-        } else {
-            e.layerObjects.presentationCopySource = ObjectIdentifier(self)
-            p = Self(_strataLayer: self)
-            e.layerObjects.presentationCopySource = nil
-            p.copyAcceptsWrites = false
+            // The engine's own classes.
+            return unsafeDowncast(engineClassCopy(e, shape: cls == CAShapeLayer.self), to: Self.self)
         }
+        // A subclass: its `init(layer:)` runs (and may not reach CALayer's).
+        let objects = e.layerObjects
+        objects.presentationCopySource = ObjectIdentifier(self)
+        let p = Self(_strataLayer: self)
+        objects.presentationCopySource = nil
+        p.copyAcceptsWrites = false
         if _slowPath(e.recorder != nil) { e.recorder!.copyMade(p, of: self) }
         if p.presentedRow != row {
             // A subclass's `init(layer:)` that did not reach CALayer's: copy everything.
             fill(p)
             return p
         }
-        e.layerObjects.registerLiveCopy(p, in: e)
+        objects.registerLiveCopy(p, in: e)
         return p
+    }
+
+    /// `presentation()` of a layer of the engine's own classes: one borrowed call into the
+    /// layers' side, with no retain of it (see `layerObjectsRef`).
+    @inline(__always)
+    private func engineClassCopy(_ e: EngineContext, shape: Bool) -> CALayer {
+        e.layerObjectsRef._withUnsafeGuaranteedRef { $0.presentationCopy(of: self, shape: shape, in: e) }
     }
 }

@@ -5,18 +5,18 @@
 final class LayerObjects: LayerSide {
     /// Presentation copies that read the presentation columns on access, frozen before
     /// those change (`presentedValuesWillChange`).
-    private var liveCopies = CopyStack(capacity: 0)
-    private var liveCopiesSweepAt = 4_096
+    @exclusivity(unchecked) private var liveCopies = CopyStack(capacity: 0)
+    @exclusivity(unchecked) private var liveCopiesSweepAt = 4_096
     /// Copies nobody held, kept for the next ones (see `recycle`).
-    private var recycledLayers = CopyStack(capacity: 0)
-    private var recycledShapeLayers = CopyStack(capacity: 0)
+    @exclusivity(unchecked) private var recycledLayers = CopyStack(capacity: 0)
+    @exclusivity(unchecked) private var recycledShapeLayers = CopyStack(capacity: 0)
     /// The layer `presentation()` is copying now (`CALayer.init(layer:)` asks).
-    var presentationCopySource: ObjectIdentifier?
+    @exclusivity(unchecked) var presentationCopySource: ObjectIdentifier?
     /// The outermost `releaseOrphans` is letting go of sublayers (inner calls return).
-    private var releasingOrphans = false
+    @exclusivity(unchecked) private var releasingOrphans = false
     /// Layers to display at the next commit and layers drawing animated keys
     /// (CALayer+Display): made on first use, so engines that never draw allocate nothing for it.
-    private var displayWork: DisplayQueue?
+    @exclusivity(unchecked) private var displayWork: DisplayQueue?
 
     init() {}
 
@@ -64,6 +64,23 @@ final class LayerObjects: LayerSide {
         } else if cls == CAShapeLayer.self {
             if recycledShapeLayers.count < 4_096 { recycledShapeLayers.push(copy) }
         }
+    }
+
+    /// `presentation()` of `layer`, a `CALayer` or (`shape`) a `CAShapeLayer` of this
+    /// engine: a copy nobody holds any more used again (no allocation, no deinit), or a new
+    /// one, reading `layer`'s presentation columns; registered as live.
+    @inline(__always)
+    func presentationCopy(of layer: CALayer, shape: Bool, in engine: EngineContext) -> CALayer {
+        let p: CALayer
+        if let recycled = recycledCopy(shape: shape) {
+            recycled.present(layer)
+            p = recycled
+        } else {
+            p = shape ? CAShapeLayer(presenting: layer) : CALayer(presenting: layer)
+        }
+        if _slowPath(engine.recorder != nil) { engine.recorder!.copyMade(p, of: layer) }
+        registerLiveCopy(p, in: engine)
+        return p
     }
 
     /// Copies the engine tracks now, and copies kept for reuse (for tests and reports).
@@ -176,6 +193,22 @@ extension EngineContext {
     /// What the layers keep for this engine (made with its first layer).
     var layerObjects: LayerObjects {
         if let s = layerSide { return unsafeDowncast(s, to: LayerObjects.self) }
+        return makeLayerObjects()
+    }
+
+    /// What the layers keep for this engine, unretained, for the paths that run per call
+    /// (`presentation()`): use it through `_withUnsafeGuaranteedRef`. The engine holds it
+    /// strongly for its whole life (`layerSide` is set once and never cleared), so a borrow
+    /// needs no retain. Each `layerObjects` was a load of the existential with a retain and a
+    /// release around the call (issue 58: two of them in every `presentation()`).
+    @inline(__always)
+    var layerObjectsRef: Unmanaged<LayerObjects> {
+        if let s = layerSide { return Unmanaged.passUnretained(unsafeDowncast(s, to: LayerObjects.self)) }
+        return Unmanaged.passUnretained(makeLayerObjects())
+    }
+
+    @inline(never)
+    private func makeLayerObjects() -> LayerObjects {
         let s = LayerObjects()
         layerSide = s
         return s
