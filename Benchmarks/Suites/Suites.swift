@@ -3,7 +3,7 @@ import StrataBench
 /// Every benchmark of the fast engine, by suite. `quick` selects CI's short run.
 public enum Suites {
     /// The suites in the order they run and are listed.
-    public static let names = ["commit", "lookup", "frame", "tree", "snapshot"]
+    public static let names = ["commit", "lookup", "frame", "tree", "snapshot", "program"]
 
     /// Bodies whose instructions (callgrind) and mallocs are counted: small fixed workloads,
     /// so the counts are cheap under valgrind and exact from run to run.
@@ -32,7 +32,7 @@ public enum Suites {
         "snapshot/full/balanced/1000",
         "snapshot/update/balanced/10/1000",
         "snapshot/moves/10000",
-    ]
+    ] + ProgramSuite.names
 
     /// The cases of `suite` (one of `names`).
     public static func cases(_ suite: String) -> [BenchmarkCase] {
@@ -42,6 +42,7 @@ public enum Suites {
         case "frame": return FrameSuite.cases()
         case "tree": return TreeSuite.cases()
         case "snapshot": return SnapshotSuite.cases()
+        case "program": return ProgramSuite.cases()
         default: return []
         }
     }

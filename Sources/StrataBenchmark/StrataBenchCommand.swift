@@ -68,8 +68,17 @@ struct ListCommand: ParsableCommand {
     var suites: [String] = []
     @Option(help: "Regular expression over benchmark names.") var filter: String?
     @Flag(help: "Only the benchmarks of the quick run.") var quick = false
+    @Flag(help: "The engine's public entry points and the counted bodies that run each (PublicEntryPoints; a test checks it against the module's symbols).")
+    var entryPoints = false
 
     func run() throws {
+        if entryPoints {
+            for e in PublicEntryPoints.entries {
+                let claim = e.kind == .covered ? e.bodies.joined(separator: ", ") : e.kind.rawValue
+                print("\(e.patterns.joined(separator: " "))\(e.propertiesOnly ? " (properties)" : "")\t\(claim)\t\(e.note)")
+            }
+            return
+        }
         let chosen = suites.isEmpty ? Catalog.suites : suites
         for s in chosen where !Catalog.suites.contains(s) {
             throw ValidationError("unknown suite '\(s)'; suites: \(Catalog.suites.joined(separator: ", "))")
