@@ -24,7 +24,7 @@ final class AnimationCompiler {
     let inFlight: ChangeInFlight
     /// The last few group members' entries made (`memberEntry`), to share with equal members
     /// of other groups on the same group entry.
-    var memberEntries: [(TimingParameters, Int32)] = []
+    @exclusivity(unchecked) var memberEntries: [(TimingParameters, Int32)] = []
 
     init(layers: LayerStore, animations: AnimationStore, timings: TimingStore, inFlight: ChangeInFlight) {
         self.layers = layers

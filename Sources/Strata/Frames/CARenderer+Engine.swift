@@ -6,7 +6,7 @@ import Foundation
 final class FrameDriver {
     let context: EngineContext
     /// Builds `snapshot()`'s frame; made on first use, kept for incremental updates.
-    private var snapshotBuilder: SnapshotBuilder?
+    @exclusivity(unchecked) private var snapshotBuilder: SnapshotBuilder?
 
     init(layer: CALayer?) {
         context = layer?.context ?? EngineContext.current

@@ -8,13 +8,15 @@ import Foundation
 /// next snapshot.
 final class ShadowCheckpoint {
     /// The buffers hold the last frame's state (cleared by the next `render()`).
-    var holdsFrame = false
-    private var columns: [Slab<Double>?] = Array(repeating: nil, count: PropertyTable.count)
-    private var columnCounts = [Int](repeating: 0, count: PropertyTable.count)
-    private var saved = [Bool](repeating: false, count: PropertyTable.count)
-    private var entries = 0
-    private var progress: [Double] = [], iteration: [Double] = [], childTime: [Double] = []
-    private var phase: [UInt8] = []
+    @exclusivity(unchecked) var holdsFrame = false
+    @exclusivity(unchecked) private var columns: [Slab<Double>?] = Array(repeating: nil, count: PropertyTable.count)
+    @exclusivity(unchecked) private var columnCounts = [Int](repeating: 0, count: PropertyTable.count)
+    @exclusivity(unchecked) private var saved = [Bool](repeating: false, count: PropertyTable.count)
+    @exclusivity(unchecked) private var entries = 0
+    @exclusivity(unchecked) private var progress: [Double] = []
+    @exclusivity(unchecked) private var iteration: [Double] = []
+    @exclusivity(unchecked) private var childTime: [Double] = []
+    @exclusivity(unchecked) private var phase: [UInt8] = []
 
     deinit { for c in columns { c?.free() } }
 

@@ -54,6 +54,6 @@ public enum StrataDiagnostics {
 /// held back by `StrataDiagnostics.withholding` (nil: none is open). Each engine keeps one
 /// (`DiagnosticScopes.current`, this thread's).
 final class DiagnosticScopes {
-    var captures: [[StrataDiagnostic]] = []
-    var withheld: [StrataDiagnostic]? = nil
+    @exclusivity(unchecked) var captures: [[StrataDiagnostic]] = []
+    @exclusivity(unchecked) var withheld: [StrataDiagnostic]? = nil
 }

@@ -11,19 +11,19 @@ import Foundation
 /// One engine's display work: the layers marked, and the layers animating keys their class
 /// displays for. Flags let commits and frames of engines without such layers skip it all.
 final class DisplayQueue {
-    private(set) var marked: [CALayer] = []
-    private var markedIDs: Set<ObjectIdentifier> = []
-    private var animating: [ObjectIdentifier: (layer: Weak, keys: Set<String>)] = [:]
+    @exclusivity(unchecked) private(set) var marked: [CALayer] = []
+    @exclusivity(unchecked) private var markedIDs: Set<ObjectIdentifier> = []
+    @exclusivity(unchecked) private var animating: [ObjectIdentifier: (layer: Weak, keys: Set<String>)] = [:]
     /// Some layer of a class of its own exists: changes are checked against
     /// `needsDisplay(forKey:)` at commit.
-    var watchesKeys = false
+    @exclusivity(unchecked) var watchesKeys = false
     /// Some layer has `needsDisplayOnBoundsChange` set.
-    var watchesBounds = false
+    @exclusivity(unchecked) var watchesBounds = false
 
     final class Weak { weak var layer: CALayer?; init(_ l: CALayer) { layer = l } }
 
     /// The drawings presentation copies made at the last frame, by model layer.
-    var drawings: [ObjectIdentifier: CGContext] = [:]
+    @exclusivity(unchecked) var drawings: [ObjectIdentifier: CGContext] = [:]
 
     var hasMarked: Bool { !marked.isEmpty }
     var hasAnimating: Bool { !animating.isEmpty }
