@@ -103,7 +103,7 @@ public enum PublicEntryPoints {
                  "CALayer.insertSublayer(_:below:)", "CALayer.replaceSublayer(_:with:)", "CALayer.removeFromSuperlayer()",
                  "CALayer.sublayers", "CALayer.superlayer"],
                 ["program/tree-edits/1000", "snapshot/moves/10000", "program/layer-churn/100"], "tree edits in a transaction, and the frame"),
-        covered(["CALayer.init()", "CALayer.layer()"],
+        covered(["CALayer.init()", "CALayer.layer()", "CALayerBase.init()"],
                 ["program/layer-churn/100"], "layers of each class made, and released"),
         compatibility(["CALayer.init(coder:)"],
                       "Apple's subclass shape (`required init?(coder:)`) compiles; nothing unarchives layers here (no nibs), and it makes a layer as init() does"),
