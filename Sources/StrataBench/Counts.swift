@@ -29,6 +29,80 @@ public enum Counts {
         return (Double(mallocs) / items, Double(frees) / items, Double(bytes) / items)
     }
 
+    /// One body's allocations per item, as `allocations` counts them.
+    public struct AllocationCounts: Codable, Equatable {
+        public var mallocs: Double
+        public var frees: Double
+        public var bytes: Double
+        public init(mallocs: Double, frees: Double, bytes: Double) {
+            self.mallocs = mallocs
+            self.frees = frees
+            self.bytes = bytes
+        }
+    }
+
+    /// Every body in `bodies` counted by `allocations` in a process of its own
+    /// (`executable count-worker --mallocs FILE --iterations N BODY`, natively, in
+    /// `countingEnvironment` with address-space randomisation off), as many at once as there
+    /// are cores.
+    ///
+    /// A process of its own because a body's malloc count depends on the allocator's state:
+    /// Swift sizes a growing array's buffer by `malloc_usable_size`, and a free chunk glibc
+    /// hands out whole (its remainder too small to split) holds more than a fresh one, so one
+    /// append more or less reallocates. Counted in the `run` process after the timings,
+    /// `program/layer-churn/100` took 7.11 mallocs an item after a full run's timings and
+    /// 5.31 after the program suite's alone, and `program/make-animations/20` 66.2 and 67.0:
+    /// CI's quick gate failed a change that had not touched either. In a fresh process with
+    /// deterministic hashing and fixed addresses the count depends on the body alone: four
+    /// processes counted 19.221 an item of `program/animations/50`, while two with addresses
+    /// randomised counted 19.214 and 19.215.
+    public static func allocationsEachBody(executable: String, bodies: [String], iterations: Int,
+                                           progress: ((String) -> Void)? = nil) throws -> [String: AllocationCounts] {
+        let lock = NSLock()
+        var counted: [String: AllocationCounts] = [:]
+        var failure: Error?
+        let started = Date()
+        let width = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        DispatchQueue.concurrentPerform(iterations: width) { slot in
+            for k in stride(from: slot, to: bodies.count, by: width) {
+                let result = Result { () throws -> [String: AllocationCounts] in
+                    let scratch = URL(fileURLWithPath: scratchDirectory(k).path + "-mallocs")
+                    try? FileManager.default.removeItem(at: scratch)
+                    try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+                    defer { try? FileManager.default.removeItem(at: scratch) }
+                    let out = scratch.appendingPathComponent("mallocs.json")
+                    let p = Process()
+                    p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+                    p.environment = countingEnvironment(ProcessInfo.processInfo.environment)
+                    p.arguments = ["setarch", "x86_64", "-R", executable, "count-worker", "--mallocs", out.path,
+                                   "--iterations", "\(iterations)", bodies[k]]
+                    let log = Pipe()
+                    p.standardOutput = log
+                    p.standardError = log
+                    try p.run()
+                    let text = String(decoding: log.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                    p.waitUntilExit()
+                    guard p.terminationStatus == 0 else {
+                        throw BenchmarkError("malloc count of \(bodies[k]) failed (status \(p.terminationStatus)):\n\(text.suffix(2000))")
+                    }
+                    return try JSONDecoder().decode([String: AllocationCounts].self, from: Data(contentsOf: out))
+                }
+                lock.lock()
+                switch result {
+                case .success(let c): counted.merge(c) { a, _ in a }
+                case .failure(let error): failure = failure ?? error
+                }
+                let n = counted.count
+                lock.unlock()
+                if n % 10 == 0 || n == bodies.count {
+                    progress?(String(format: "  mallocs of %d of %d bodies counted (%.0f s)", n, bodies.count, Date().timeIntervalSince(started)))
+                }
+            }
+        }
+        if let failure { throw failure }
+        return counted
+    }
+
     /// Placements of each counted body under callgrind. Callgrind's cache simulation sees
     /// addresses: a body's misses move when an unrelated change moves its data by a few bytes
     /// or makes the allocator reuse its free chunks in another order. One build at two clone

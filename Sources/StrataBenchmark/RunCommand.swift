@@ -199,15 +199,24 @@ struct RunCommand: ParsableCommand {
                               method: "median of 9 batches of \(iterations) iterations, DispatchTime, same fixture builder")
     }
 
-    /// Mallocs in this process; instructions by this executable re-run under callgrind.
+    /// Mallocs and instructions by this executable re-run, each body in a process of its own:
+    /// natively for the mallocs, under callgrind for the instructions.
     func countAll(_ counted: [BenchmarkCase], layouts: Int, warnings: inout [String]) throws -> [CountResult] {
         guard !counted.isEmpty else { return [] }
         progress("counting mallocs, instructions and simulated cache misses of \(counted.count) bodies")
+        let executable = CommandLine.arguments[0].contains("/") ? URL(fileURLWithPath: CommandLine.arguments[0]).path : CommandLine.arguments[0]
+        var allocations: [String: Counts.AllocationCounts] = [:]
+        do {
+            allocations = try Counts.allocationsEachBody(executable: executable, bodies: counted.map(\.name), iterations: countIterations,
+                                                         progress: progress)
+        } catch {
+            warnings.append("mallocs counted in this process, after its timings (a count can then depend on what ran before it): \(error)")
+        }
         var callgrind: [String: Counts.LayoutCounts] = [:]
         if Counts.valgrindAvailable {
             do {
                 callgrind = try Counts.byBody(Counts.callgrindEachBody(
-                    executable: CommandLine.arguments[0].contains("/") ? URL(fileURLWithPath: CommandLine.arguments[0]).path : CommandLine.arguments[0],
+                    executable: executable,
                     bodies: counted.map(\.name), iterations: countIterations, layouts: layouts, progress: progress))
             } catch {
                 warnings.append("instruction counts unavailable: \(error)")
@@ -216,7 +225,7 @@ struct RunCommand: ParsableCommand {
             warnings.append("valgrind not found: no instruction counts (scripts/setup installs it)")
         }
         return try counted.map { c in
-            let a = try Counts.allocations(c, iterations: countIterations)
+            let a = try allocations[c.name].map { (mallocs: $0.mallocs, frees: $0.frees, bytes: $0.bytes) } ?? Counts.allocations(c, iterations: countIterations)
             let items = Double(countIterations * max(c.items, 1))
             let placed = callgrind[c.name], g = placed?.median
             return CountResult(name: c.name, item: c.item, itemsPerIteration: c.items, iterations: countIterations,

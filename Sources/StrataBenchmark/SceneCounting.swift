@@ -210,8 +210,9 @@ extension SceneCounting {
                     if layout < 0 {
                         let out = jobDir.appendingPathComponent("mallocs.json")
                         let p = Process()
-                        p.executableURL = URL(fileURLWithPath: executable)
-                        p.arguments = ["count-scenes-worker", jobFile.path, "--mallocs", out.path]
+                        // Addresses fixed, as under callgrind (see Counts.allocationsEachBody).
+                        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+                        p.arguments = ["setarch", "x86_64", "-R", executable, "count-scenes-worker", jobFile.path, "--mallocs", out.path]
                         p.environment = Counts.countingEnvironment(ProcessInfo.processInfo.environment)
                         let log = Pipe()
                         p.standardOutput = log

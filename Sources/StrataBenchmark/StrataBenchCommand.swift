@@ -93,12 +93,15 @@ struct ListCommand: ParsableCommand {
     }
 }
 
-/// Runs inside callgrind, started by `run`: counts the instructions of the named bodies.
+/// Runs inside callgrind, started by `run`: counts the instructions of the named bodies (with
+/// `--mallocs`, natively: their mallocs, in a process of their own).
 struct CountWorker: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "count-worker", shouldDisplay: false)
 
     @Option var iterations = Counts.defaultIterations
     @Option(help: "Placements of each body (Counts.layoutShift); each is dumped as NAME#layoutI.") var layouts = Counts.defaultLayouts
+    @Option(help: "Count the bodies' mallocs natively (not under callgrind) and write them to this file as JSON.")
+    var mallocs: String?
     @Argument var names: [String] = []
 
     func run() throws {
@@ -111,6 +114,15 @@ struct CountWorker: ParsableCommand {
         let cases = names.compactMap { n in counted.first { $0.name == n } ?? others.first { $0.name == n } }
         let missing = Set(names).subtracting(cases.map(\.name))
         guard missing.isEmpty else { throw ValidationError("no benchmark named \(missing.sorted().joined(separator: ", "))") }
+        if let mallocs {
+            var counted: [String: Counts.AllocationCounts] = [:]
+            for c in cases {
+                let a = try Counts.allocations(c, iterations: iterations)
+                counted[c.name] = Counts.AllocationCounts(mallocs: a.mallocs, frees: a.frees, bytes: a.bytes)
+            }
+            try JSONEncoder().encode(counted).write(to: URL(fileURLWithPath: mallocs))
+            return
+        }
         try Counts.collectInstructions(cases, iterations: iterations, layouts: layouts)
     }
 }

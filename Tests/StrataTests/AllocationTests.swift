@@ -220,6 +220,29 @@ final class AllocationTests: XCTestCase {
         for l in layers { l.removeFromSuperlayer() }
     }
 
+    /// Reading a custom key by name (`value(forKeyPath:)` of a key that is neither built in nor
+    /// a path) allocates no more than a built-in key's read: whether the name is a path is
+    /// decided on its UTF-8 bytes. Foundation's `String.contains(_:)` of a string bridged the
+    /// name to an NSString, a malloc or more per read, depending on where the string lived.
+    func test_readingACustomKeyByNameAllocatesNoMoreThanABuiltInKey() {
+        let layers = (0..<200).map { _ in CALayer() }
+        let glow = String(repeating: "glow", count: 1) + "Radius"   // built at run time, as a user's key often is
+        for (i, l) in layers.enumerated() { l.setValue(Double(i), forKey: glow) }
+        func count(_ key: String) -> (mallocs: UInt64, sum: Double) {
+            var sum = 0.0
+            for l in layers { sum += l.value(forKeyPath: key) as? Double ?? 0 }   // warm-up
+            strata_alloc_counting_begin()
+            for l in layers { sum += l.value(forKeyPath: key) as? Double ?? 0 }
+            strata_alloc_counting_end()
+            return (strata_alloc_count(), sum)
+        }
+        let builtIn = count("zPosition"), custom = count(glow), literal = count("glowRadius")
+        XCTAssertEqual(custom.sum, 2 * 19_900)
+        XCTAssertEqual(literal.sum, 2 * 19_900)
+        XCTAssertLessThanOrEqual(custom.mallocs, builtIn.mallocs, "mallocs reading \(glow) of 200 layers")
+        XCTAssertLessThanOrEqual(literal.mallocs, builtIn.mallocs, "mallocs reading glowRadius of 200 layers")
+    }
+
     func test_counterSeesAllocations() {
         // The counter works: a region that allocates is counted.
         strata_alloc_counting_begin()

@@ -93,7 +93,7 @@ final class AnimationCompiler {
         let target: ResolvedKeyPath.Target
         if let r = KeyPathResolver.resolve(path, isShape: layer.isShapeLayer) {
             target = r.target
-        } else if !path.contains("."), PropertyTable.idsByName[path] == nil {
+        } else if !path.utf8.contains(UInt8(ascii: ".")), PropertyTable.idsByName[path] == nil {
             target = .custom(KeyInterner.id(path))
         } else if let r = KeyPathResolver.customField(path, value: { layer.customModel($0.raw) }) {
             target = r.target

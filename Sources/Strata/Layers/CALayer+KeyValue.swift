@@ -24,7 +24,7 @@ extension CALayer {
         default: break
         }
         guard let r = KeyPathResolver.resolve(keyPath, isShape: self is CAShapeLayer) else {
-            if !keyPath.contains("."), PropertyTable.idsByName[keyPath] == nil {
+            if !keyPath.utf8.contains(UInt8(ascii: ".")), PropertyTable.idsByName[keyPath] == nil {
                 return ownCustom(KeyInterner.id(keyPath))
             }
             if let r = KeyPathResolver.customField(keyPath, value: ownCustom), case let .customField(key, f) = r.target,
@@ -69,7 +69,7 @@ extension CALayer {
     func setKeyValue(_ value: Any?, forKeyPath keyPath: String) {
         if setTreeKeyValue(value, forKeyPath: keyPath) { return }
         guard let r = KeyPathResolver.resolve(keyPath, isShape: self is CAShapeLayer) else {
-            if !keyPath.contains("."), PropertyTable.idsByName[keyPath] == nil {
+            if !keyPath.utf8.contains(UInt8(ascii: ".")), PropertyTable.idsByName[keyPath] == nil {
                 guard toolboxAccepts(keyPath, value) else { return refuseType(keyPath, value) }
                 setCustom(KeyInterner.id(keyPath), value, in: context)
                 return
