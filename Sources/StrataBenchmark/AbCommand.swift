@@ -19,7 +19,8 @@ struct AbCommand: ParsableCommand {
         Deterministic counts (instructions, estimated cycles, mallocs) are taken once per build and compared exactly.
         Writes OUT/{base,head}.json (rounds merged), OUT/compare.json, OUT/summary.md, OUT/ab.html and
         OUT/noise-bands.json (how far one build moves between processes: `compare --noise-bands`).
-        Exit status: 0 fine, 2 regression (gated kinds), 3 a build or run failed, 4 improvement only, 64 usage.
+        Exit status: 0 fine, 2 regression (gated kinds), 3 a build or run failed, or a gated figure of the base is not in the
+        head, 4 improvement only, 5 a gated figure of the head is not in the base, or nothing was compared, 64 usage.
         Example: strata-bench ab HEAD~1 --suite frame --filter 'opacity/shared/basic' --scene app-10k --quick
         """)
 

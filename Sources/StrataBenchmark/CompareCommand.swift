@@ -16,8 +16,12 @@ struct CompareCommand: ParsableCommand {
         `strata-bench ab` for time verdicts. Fewer than \(Comparator.minimumRepetitions) repetitions give
         "insufficient-data". Counts (callgrind instructions, estimated cycles from its cache simulation, mallocs):
         exact, against --count-threshold. Different machine fingerprints: no time verdicts.
-        Exit status: 0 fine, 2 regression, 3 the head run failed or is unreadable, 4 improvement only,
-        5 baseline missing or unreadable.
+        A gate never passes on nothing: a gated figure in one report and not the other, or no gated figure in
+        both, fails it, naming what is missing; --allow-missing PATTERN lets intended additions and removals
+        through.
+        Exit status (package-benchmark's, where they overlap): 0 fine, 2 regression, 3 the head run failed or is
+        unreadable, or lacks a gated figure of the baseline, 4 improvement only, 5 baseline missing or
+        unreadable, or lacking a gated figure of the head, or nothing compared.
         """)
 
     @Argument(help: "Baseline report (JSON written by `strata-bench run`).") var baseline: String
@@ -26,6 +30,8 @@ struct CompareCommand: ParsableCommand {
     @Option(help: "Count change that matters, e.g. 1%.") var countThreshold = "1%"
     @Option(help: "Run-to-run noise of a median on this machine kind, e.g. 2%.") var noiseFloor = "2%"
     @Option(help: "Verdicts that set the exit status: all, counts (times printed only), none.") var gate = "all"
+    @Option(help: ArgumentHelp("Regular expression over benchmark names that may be in one report only (intended additions and removals; `.` for a deliberate subset). The gate still fails when nothing was compared.", valueName: "pattern"))
+    var allowMissing: String?
     @Flag(help: "List unchanged rows too.") var all = false
     @Option(help: "Also write the comparison as JSON here.") var json: String?
     @Option(help: "text (a table) or markdown (a summary for a CI step or a pull-request comment).") var format = "text"
@@ -60,14 +66,33 @@ struct CompareCommand: ParsableCommand {
             printError("head: \(error)")
             throw ExitCode(3)
         }
+        let allowed = try missingPattern(allowMissing)
         let comparison = comparator.compare(base: base, head: headBlock, basePath: baseline, headPath: head)
-        print(format == "markdown" ? comparison.markdown() : comparison.table(all: all))
+        print(format == "markdown" ? comparison.markdown(gate: gate, allowMissing: allowed) : comparison.table(all: all))
         if let json { try writeJSON(comparison, to: json) }
-        let code = comparison.exitCode(gate: gate)
+        let code = comparison.exitCode(gate: gate, allowMissing: allowed)
+        if gate != .none, let problem = comparison.coverage(gate: gate, allowMissing: allowed).problem(gate: gate) {
+            print(problem)
+            printError(problem)
+        }
         print("exit status \(code) (gate: \(gate.rawValue))")
         if code != 0 { throw ExitCode(code) }
     }
 }
+
+/// `--allow-missing PATTERN` as a test of a benchmark name (none: nothing may be missing).
+func missingPattern(_ pattern: String?) throws -> (String) -> Bool {
+    guard let pattern else { return { _ in false } }
+    let re: NSRegularExpression
+    do { re = try NSRegularExpression(pattern: pattern) } catch {
+        throw ValidationError("--allow-missing '\(pattern)' is not a regular expression: \(error.localizedDescription)")
+    }
+    return { name in re.firstMatch(in: name, range: NSRange(name.startIndex..., in: name)) != nil }
+}
+
+/// The name this program was run by (`strata-bench`, or a package's own benchmark executable),
+/// for hints that name a command.
+var commandName: String { URL(fileURLWithPath: CommandLine.arguments.first ?? "strata-bench").lastPathComponent }
 
 /// "5%" or "0.05" as a fraction.
 func fraction(_ text: String, _ option: String) throws -> Double {

@@ -41,6 +41,10 @@ struct RunCommand: ParsableCommand {
     var sceneFiles: [String] = []
     @Option(help: ArgumentHelp("A report to compare this run with: its count verdicts (and time differences) go to the terminal and the HTML report's headline. Default: reports/baseline.json when it exists; `none` for no comparison.", valueName: "report"))
     var baseline: String?
+    @Option(help: ArgumentHelp("Gate this run on the comparison with the baseline, with `compare --gate`'s verdicts and exit status: counts, all or none (the default: the exit status says only whether the run failed).", valueName: "gate"))
+    var gate = "none"
+    @Option(help: ArgumentHelp("With --gate: benchmark names (a regular expression) that may be in one report only.", valueName: "pattern"))
+    var allowMissing: String?
     @OptionGroup var sceneOptions: SceneOptions
     @OptionGroup var trendOptions: TrendOptions
     @Argument(parsing: .postTerminator, help: "Google Benchmark flags.") var googleBenchmarkFlags: [String] = []
@@ -55,6 +59,13 @@ struct RunCommand: ParsableCommand {
         }
         if let r = repetitions, r < 1 { throw ValidationError("--repetitions must be at least 1") }
         if let t = minTime, !(t > 0 && t.isFinite) { throw ValidationError("--min-time must be a positive number of seconds") }
+        guard let g = Gate(rawValue: gate) else {
+            throw ValidationError("--gate must be one of \(Gate.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        if g != .none && baselinePath == nil {
+            throw ValidationError("--gate \(gate) needs a baseline: --baseline FILE (reports/baseline.json is used when it exists)")
+        }
+        _ = try missingPattern(allowMissing)
     }
 
     func run() throws {
@@ -147,14 +158,29 @@ struct RunCommand: ParsableCommand {
 
         let options = RunOptions(quick: quick, suites: chosen, filter: filter, repetitions: reps, minTime: minTime,
                                  googleBenchmarkArguments: gbArguments)
-        try writeRunReport(started: started, document: document, buildType: buildType, options: options, summaries: summaries,
-                           scenes: scenes, counts: counts, handCheck: handCheck, warnings: warnings, out: out, html: html,
-                           history: trendOptions.source, baseline: baselinePath)
+        let gate = Gate(rawValue: gate) ?? .none
+        let comparison = try writeRunReport(started: started, document: document, buildType: buildType, options: options, summaries: summaries,
+                                            scenes: scenes, counts: counts, handCheck: handCheck, warnings: warnings, out: out, html: html,
+                                            history: trendOptions.source, baseline: baselinePath, gate: gate)
         let failed = summaries.filter { $0.error != nil }
         for f in failed { print("FAILED \(f.name): \(f.error ?? "")") }
         if !failed.isEmpty || warnings.contains(where: { $0.hasPrefix("scene ") && $0.contains(" failed") }) {
             throw ExitCode(3)
         }
+        // --gate: the comparison's verdicts decide, as `compare --gate` would.
+        guard gate != .none else { return }
+        guard let comparison else {
+            printError("--gate \(gate.rawValue): the baseline \(baselinePath ?? "") could not be read (see the warning above)")
+            throw ExitCode(5)
+        }
+        let allowed = try missingPattern(allowMissing)
+        if let problem = comparison.coverage(gate: gate, allowMissing: allowed).problem(gate: gate) {
+            print(problem)
+            printError(problem)
+        }
+        let code = comparison.exitCode(gate: gate, allowMissing: allowed)
+        print("exit status \(code) (gate: \(gate.rawValue), against \(baselinePath ?? ""))")
+        if code != 0 { throw ExitCode(code) }
     }
 
     /// The report to compare with: `--baseline`, else reports/baseline.json when it exists
@@ -243,9 +269,12 @@ struct RunCommand: ParsableCommand {
 
 /// Writes the JSON report (Google Benchmark's document plus the `strata` block) and the HTML
 /// beside it, and prints the headline: `run` and `stress` end here.
+/// Returns the comparison with `baseline` (nil without one, or when it could not be read).
+@discardableResult
 func writeRunReport(started: Date, document: [String: Any], buildType: String, options: RunOptions, summaries: [BenchmarkSummary],
                     scenes: [SceneResult], counts: [CountResult], handCheck: HandTimedCheck?, warnings: [String],
-                    out: String, html: String?, history: HistorySource? = nil, baseline: String? = nil) throws {
+                    out: String, html: String?, history: HistorySource? = nil, baseline: String? = nil,
+                    gate: Gate = .none) throws -> Comparison? {
     var warnings = warnings
     let machine = MachineFingerprint.current(googleBenchmarkBuildType: buildType)
     if !machine.cpuFlags.contains("avx2") { warnings.append("this CPU reports no AVX2: the haswell build cannot be timed here") }
@@ -258,7 +287,7 @@ func writeRunReport(started: Date, document: [String: Any], buildType: String, o
     try data.write(to: url, options: .atomic)
     let htmlPath = html ?? (out.hasSuffix(".json") ? String(out.dropLast(5)) + ".html" : out + ".html")
     // Against the baseline: the verdicts go into the HTML headline and to the terminal (the
-    // run's exit status does not change: `compare --gate` is the gate).
+    // run's exit status changes only with --gate, as `compare --gate` would exit).
     var against: (block: StrataBlock, comparison: Comparison)?
     if let baseline {
         do {
@@ -277,13 +306,14 @@ func writeRunReport(started: Date, document: [String: Any], buildType: String, o
         print("")
         print("Against \(baseline ?? ""): counts \(by[.regression] ?? 0) regressed, \(by[.improvement] ?? 0) improved, \(by[.unchanged] ?? 0) unchanged"
               + ((by[.inconclusive] ?? 0) > 0 ? ", \(by[.inconclusive]!) inconclusive" : "") + ((by[.new] ?? 0) > 0 ? ", \(by[.new]!) new" : "")
-              + " (`strata-bench compare \(baseline ?? "") \(out) --gate counts` gates on them)")
+              + (gate == .none ? " (`\(commandName) compare \(baseline ?? "") \(out) --gate counts`, or this run with --gate counts, gates on them)" : ""))
         for r in counted where [.regression, .improvement, .inconclusive].contains(r.verdict) {
             print("  \(r.verdictLabel) \(r.metric) \(r.formatChange(r.change)) \(r.name)")
         }
     }
     for w in warnings { print("warning: \(w)") }
     progress("wrote \(out) and \(htmlPath) in \(Int(Date().timeIntervalSince(started))) s")
+    return against?.comparison
 }
 
 /// A progress line on stderr (the console table is on stdout).

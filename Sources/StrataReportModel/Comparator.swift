@@ -220,19 +220,77 @@ public enum Gate: String, CaseIterable {
     case none
 }
 
+/// What a gate could judge: the gated figures found on both sides, and those found on one side
+/// only (named, one entry per benchmark).
+public struct GateCoverage: Equatable {
+    /// Gated rows judged on both sides (regression, improvement, unchanged, inconclusive).
+    public var compared: Int
+    /// Benchmarks with a gated figure in the baseline and none in the head (not allowed missing).
+    public var missingFromHead: [String]
+    /// Benchmarks with a gated figure in the head and none in the baseline (not allowed missing).
+    public var missingFromBaseline: [String]
+
+    /// Whether the gate may pass: something was compared and nothing gated is one-sided.
+    public var isComplete: Bool { compared > 0 && missingFromHead.isEmpty && missingFromBaseline.isEmpty }
+
+    /// What is wrong with the coverage, in words (nil when complete).
+    public func problem(gate: Gate) -> String? {
+        func list(_ names: [String]) -> String {
+            names.prefix(8).joined(separator: ", ") + (names.count > 8 ? " and \(names.count - 8) more" : "")
+        }
+        var parts: [String] = []
+        if compared == 0 {
+            parts.append("nothing was compared: the reports share no \(gate == .counts ? "counted body or scene" : "gated figure")")
+        }
+        if !missingFromHead.isEmpty { parts.append("\(missingFromHead.count) in the baseline but not in the head: \(list(missingFromHead))") }
+        if !missingFromBaseline.isEmpty {
+            parts.append("\(missingFromBaseline.count) in the head but not in the baseline: \(list(missingFromBaseline))")
+        }
+        guard !parts.isEmpty else { return nil }
+        return "gate (\(gate.rawValue)) incomplete: " + parts.joined(separator: "; ")
+            + " (--allow-missing PATTERN for intended additions and removals; refresh the baseline for new ones)"
+    }
+}
+
 extension Comparison {
-    /// Exit status for CI: 0 fine, 2 a regression, 3 a benchmark failed in the head run,
-    /// 4 improvements only. (5, an unreadable baseline, is decided before comparing.)
-    public func exitCode(gate: Gate) -> Int32 {
-        if rows.contains(where: { $0.verdict == .failed && $0.head != nil }) { return 3 }
-        let gated = rows.filter { row in
+    /// The rows `gate` judges.
+    func gated(_ gate: Gate) -> [ComparisonRow] {
+        rows.filter { row in
+            guard row.verdict != .informational else { return false }
             switch gate {
             case .all: return true
             case .counts: return row.metric != "time"
             case .none: return false
             }
         }
+    }
+
+    /// What `gate` could judge; `allowMissing` names the benchmarks that may be on one side only.
+    public func coverage(gate: Gate, allowMissing: (String) -> Bool = { _ in false }) -> GateCoverage {
+        let gated = gated(gate)
+        let judged: Set<Verdict> = [.regression, .improvement, .unchanged, .inconclusive]
+        func names(_ v: Verdict) -> [String] {
+            var seen = Set<String>()
+            return gated.filter { $0.verdict == v && !allowMissing($0.name) }.map(\.name).filter { seen.insert($0).inserted }.sorted()
+        }
+        return GateCoverage(compared: gated.filter { judged.contains($0.verdict) }.count,
+                            missingFromHead: names(.missing), missingFromBaseline: names(.new))
+    }
+
+    /// Exit status for CI, as package-benchmark's where the two overlap: 0 fine, 2 a
+    /// regression, 3 a benchmark failed in the head run or a gated figure of the baseline is
+    /// not in the head, 4 improvements only, 5 a gated figure of the head is not in the
+    /// baseline, or nothing was compared. (5 for an unreadable baseline is decided before
+    /// comparing.) `gate` none: 0 unless a benchmark failed.
+    public func exitCode(gate: Gate, allowMissing: (String) -> Bool = { _ in false }) -> Int32 {
+        if rows.contains(where: { $0.verdict == .failed && $0.head != nil }) { return 3 }
+        guard gate != .none else { return 0 }
+        let gated = gated(gate)
         if gated.contains(where: { $0.verdict == .regression }) { return 2 }
+        let coverage = coverage(gate: gate, allowMissing: allowMissing)
+        if coverage.compared == 0 { return 5 }
+        if !coverage.missingFromHead.isEmpty { return 3 }
+        if !coverage.missingFromBaseline.isEmpty { return 5 }
         if gated.contains(where: { $0.verdict == .improvement }) { return 4 }
         return 0
     }

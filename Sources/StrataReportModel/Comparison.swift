@@ -134,7 +134,10 @@ public struct Comparison: Codable, Equatable {
 extension Comparison {
     /// A Markdown summary for a CI step summary or a pull-request comment: regressions and
     /// improvements first, then what could not be decided, with unchanged rows collapsed.
-    public func markdown(title: String = "strata-bench comparison") -> String {
+    /// `gate` and `allowMissing` decide what it says of figures on one side only, and of a
+    /// comparison that compared nothing.
+    public func markdown(title: String = "strata-bench comparison", gate: Gate = .counts,
+                         allowMissing: (String) -> Bool = { _ in false }) -> String {
         func num(_ x: Double?) -> String { x.map { String(format: $0 >= 100 ? "%.0f" : "%.3g", $0) } ?? "–" }
         func table(_ rows: [ComparisonRow]) -> [String] {
             ["| verdict | benchmark | metric | change | 95% interval | noise band | baseline | head |",
@@ -173,8 +176,12 @@ extension Comparison {
             }
             lines.append("")
         }
+        let coverage = coverage(gate: gate == .none ? .all : gate, allowMissing: allowMissing)
+        if let problem = coverage.problem(gate: gate == .none ? .all : gate) {
+            lines += ["**\(problem.prefix(1).uppercased() + problem.dropFirst())**", ""]
+        }
         if decided.isEmpty {
-            lines.append("No regression and no improvement.")
+            lines.append(coverage.compared == 0 ? "Nothing compared." : "No regression and no improvement.")
         } else {
             lines += table(decided)
         }

@@ -90,7 +90,7 @@ final class ComparatorTests: XCTestCase {
         XCTAssertEqual(slow.basis, "unpaired")
         XCTAssertEqual(c.rows.first { $0.name == "noisy" }?.verdictLabel, "inconclusive (unpaired)")
         XCTAssertEqual(c.exitCode(gate: .all), 2)
-        XCTAssertEqual(c.exitCode(gate: .counts), 0, "times do not gate under --gate counts")
+        XCTAssertEqual(c.exitCode(gate: .counts), 5, "times do not gate under --gate counts: with no counts it compared nothing")
     }
 
     func test_unpairedTimesWithoutABandAreInconclusiveNeverRegressions() {
@@ -148,6 +148,45 @@ final class ComparatorTests: XCTestCase {
         XCTAssertEqual(c.rows.first { $0.name == "gone" }?.verdict, .missing)
         XCTAssertEqual(c.exitCode(gate: .none), 3)
         XCTAssertTrue(c.table().contains("failed"))
+    }
+
+    /// A gate never passes on nothing: reports that share no gated figure, and gated figures on
+    /// one side only, fail it, naming what is missing, unless --allow-missing covers them.
+    func test_aGateThatComparedNothingOrMissesAFigureFails() {
+        let strata = block(["frame/a": reps(100)], counts: ["frame/a": (1000, 0), "commit/b": (500, 1)])
+        let app = block(["my-app/cards": reps(100)], counts: ["my-app/cards": (2000, 3)])
+        // An app's run against an unrelated baseline: nothing in common.
+        let unrelated = Comparator().compare(base: strata, head: app, basePath: "b", headPath: "h")
+        let none = unrelated.coverage(gate: .counts)
+        XCTAssertEqual(none.compared, 0)
+        XCTAssertEqual(none.missingFromHead, ["commit/b", "frame/a"])
+        XCTAssertEqual(none.missingFromBaseline, ["my-app/cards"])
+        XCTAssertEqual(unrelated.exitCode(gate: .counts), 5)
+        XCTAssertEqual(unrelated.exitCode(gate: .all), 5)
+        XCTAssertEqual(unrelated.exitCode(gate: .none), 0, "no gate, no verdict")
+        XCTAssertEqual(unrelated.exitCode(gate: .counts, allowMissing: { _ in true }), 5, "allowing every name still compares nothing")
+        let problem = none.problem(gate: .counts) ?? ""
+        XCTAssertTrue(problem.contains("nothing was compared") && problem.contains("my-app/cards") && problem.contains("commit/b"), problem)
+        XCTAssertTrue(unrelated.markdown().contains("Nothing compared."), unrelated.markdown())
+        // A counted body gone from the head: 3 (the head lacks a figure), named; allowed, 0.
+        let gone = Comparator().compare(base: strata, head: block([:], counts: ["frame/a": (1000, 0)]), basePath: "b", headPath: "h")
+        XCTAssertEqual(gone.coverage(gate: .counts).missingFromHead, ["commit/b"])
+        XCTAssertEqual(gone.exitCode(gate: .counts), 3)
+        XCTAssertEqual(gone.exitCode(gate: .counts, allowMissing: { $0.hasPrefix("commit/") }), 0)
+        XCTAssertTrue(gone.coverage(gate: .counts).problem(gate: .counts)?.contains("1 in the baseline but not in the head: commit/b") == true)
+        // A new counted body the baseline lacks: 5 until the baseline has it.
+        let added = Comparator().compare(base: block([:], counts: ["frame/a": (1000, 0)]), head: strata, basePath: "b", headPath: "h")
+        XCTAssertEqual(added.coverage(gate: .counts).missingFromBaseline, ["commit/b"])
+        XCTAssertEqual(added.exitCode(gate: .counts), 5)
+        // A regression is reported as one even with a figure missing; times alone under
+        // --gate counts compare nothing.
+        let worse = Comparator().compare(base: strata, head: block([:], counts: ["frame/a": (1100, 0)]), basePath: "b", headPath: "h")
+        XCTAssertEqual(worse.exitCode(gate: .counts), 2)
+        let timesOnly = Comparator().compare(base: block(["x": reps(100)]), head: block(["x": reps(100)]), basePath: "b", headPath: "h")
+        XCTAssertEqual(timesOnly.exitCode(gate: .all), 0)
+        XCTAssertEqual(timesOnly.exitCode(gate: .counts), 5)
+        // Complete coverage: nothing said.
+        XCTAssertNil(Comparator().compare(base: strata, head: strata, basePath: "b", headPath: "h").coverage(gate: .counts).problem(gate: .counts))
     }
 
     func test_corruptJSONIsReportedWithLineAndColumn() throws {

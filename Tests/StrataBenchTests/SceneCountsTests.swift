@@ -149,10 +149,12 @@ final class SceneCountsTests: TemporaryDirectoryTestCase {
         moved.counts = [Self.scene("app", instructions: frames, cycles: frames.map { $0 * 1.5 * 1.02 }, mallocs: [2], p50Range: [1.52e6, 1.56e6])]
         c = Comparator().compare(base: base2, head: moved, basePath: "a", headPath: "b")
         XCTAssertEqual(c.rows.first { $0.metric == "estimated-cycles-p50" }?.verdict, .inconclusive)
-        // A baseline from before scenes were counted: the scene is new, not a failure.
+        // A baseline from before scenes were counted: the scene is new, and with nothing else
+        // to compare the gate says so (exit 5) rather than pass.
         c = Comparator().compare(base: base, head: baseBlock, basePath: "a", headPath: "b")
         XCTAssertEqual(c.rows.map(\.verdict), [.new])
-        XCTAssertEqual(c.exitCode(gate: .counts), 0)
+        XCTAssertEqual(c.exitCode(gate: .counts), 5)
+        XCTAssertEqual(c.coverage(gate: .counts).missingFromBaseline, ["scene/app"])
     }
 
     /// A scene file a user wrote, counted twice by the real executable under callgrind: the

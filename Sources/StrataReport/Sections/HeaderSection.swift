@@ -53,12 +53,18 @@ enum HeaderSection {
             // Only verdicts the evidence stands behind are counted; the rest are named as such.
             let undecided = c.rows.filter { $0.verdict == .inconclusive }.count
             let unpaired = c.rows.contains { $0.basis == "unpaired" && $0.verdict == .inconclusive }
+            // A comparison that judged nothing says so: "no regressions" would claim a pass.
+            let compared = c.coverage(gate: .all).compared
+            let counts = c.coverage(gate: .counts)
+            let oneSided = (counts.missingFromHead.isEmpty ? "" : " · \(counts.missingFromHead.count) counted only in the baseline")
+                + (counts.missingFromBaseline.isEmpty ? "" : " · \(counts.missingFromBaseline.count) counted only in this run")
             cards.append(Card(label: c.rows.contains { $0.basis == "paired" } ? "against the base (paired rounds)" : "against the baseline",
-                              value: regressions == 0 ? "no regressions" : "\(regressions) regression\(regressions == 1 ? "" : "s")",
+                              value: compared == 0 ? "nothing compared" : regressions == 0 ? "no regressions" : "\(regressions) regression\(regressions == 1 ? "" : "s")",
                               detail: "\(improvements) improvement\(improvements == 1 ? "" : "s") · \(unchanged) unchanged" + (failed > 0 ? " · \(failed) failed" : "")
                                   + (undecided > 0 ? " · \(undecided) inconclusive\(unpaired ? " (unpaired times: not counted)" : "")" : "")
+                                  + oneSided
                                   + (c.sameMachine ? "" : " · different machine: times not judged"),
-                              href: "comparison", cls: regressions + failed > 0 ? "bad" : improvements > 0 ? "good" : nil))
+                              href: "comparison", cls: regressions + failed > 0 || compared == 0 ? "bad" : improvements > 0 ? "good" : nil))
         }
         let frames = block.benchmarks.filter { $0.suite == "frame" && ($0.parameters["engine"] ?? "strata") == "strata" && $0.usable && $0.n != nil }
         if !frames.isEmpty {
