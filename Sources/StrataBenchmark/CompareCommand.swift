@@ -52,7 +52,7 @@ struct CompareCommand: ParsableCommand {
                 comparator.bands = try JSONDecoder.snakeCase.decode(NoiseBands.self, from: Data(contentsOf: URL(fileURLWithPath: bandsPath)))
                 comparator.bands?.source += " (\(bandsPath))"
             } catch {
-                printError("\(bandsPath): not a noise-band file written by `strata-bench ab` (\(error))")
+                printError("\(bandsPath): not a noise-band file written by `\(commandName) ab` (\(error))")
                 throw ExitCode(65)
             }
         }
@@ -93,6 +93,14 @@ func missingPattern(_ pattern: String?) throws -> (String) -> Bool {
 /// The name this program was run by (`strata-bench`, or a package's own benchmark executable),
 /// for hints that name a command.
 var commandName: String { URL(fileURLWithPath: CommandLine.arguments.first ?? "strata-bench").lastPathComponent }
+
+/// Whether console output may be coloured: standard output is a terminal and NO_COLOR
+/// (https://no-color.org) is unset or empty.
+enum ConsoleColor {
+    static var enabled: Bool {
+        isatty(STDOUT_FILENO) != 0 && (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
+    }
+}
 
 /// "5%" or "0.05" as a fraction.
 func fraction(_ text: String, _ option: String) throws -> Double {

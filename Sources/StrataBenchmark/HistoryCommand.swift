@@ -30,7 +30,7 @@ private func openForReading(_ path: String) throws -> HistoryStore {
     } catch let e as HistoryError {
         switch e.kind {
         case .missing:
-            printError("no history database at \(path): create one with `strata-bench history add REPORT.json --db \(path)` (CI adds every run's report)")
+            printError("no history database at \(path): create one with `\(commandName) history add REPORT.json --db \(path)` (CI adds every run's report)")
             throw ExitCode(66)
         case .notAHistoryDatabase, .badReport:
             printError(e.description)
@@ -166,7 +166,7 @@ struct HistoryShowCommand: ParsableCommand {
     private func show(_ store: HistoryStore, pattern: NSRegularExpression?, detector: ChangePointDetector) throws {
         let machines = try store.machines()
         guard !machines.isEmpty else {
-            print("\(database.path): no runs yet; add reports with `strata-bench history add REPORT.json --db \(database.path)`")
+            print("\(database.path): no runs yet; add reports with `\(commandName) history add REPORT.json --db \(database.path)`")
             if let json { try writeJSON(HistoryShowJSON(database: database.path, machine: nil, last: last, trends: []), to: json) }
             return
         }

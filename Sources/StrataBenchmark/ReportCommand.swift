@@ -83,7 +83,7 @@ struct TrendOptions: ParsableArguments {
 /// file; a section that says why when the file cannot be read as a history.
 func loadTrends(_ source: HistorySource, for block: StrataBlock) -> ReportTrends? {
     guard FileManager.default.fileExists(atPath: source.path) else {
-        progress("no history database at \(source.path): the HTML report has no Trends section (`strata-bench history add REPORT.json --db \(source.path)` creates it)")
+        progress("no history database at \(source.path): the HTML report has no Trends section (`\(commandName) history add REPORT.json --db \(source.path)` creates it)")
         return nil
     }
     do {

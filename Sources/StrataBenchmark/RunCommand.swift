@@ -82,7 +82,7 @@ struct RunCommand: ParsableCommand {
         let cases = countsOnly ? [] : try Catalog.select(suites: chosen, quick: quick, filter: filter)
         var warnings: [String] = []
         if _isDebugAssertConfiguration() {
-            warnings.append("strata-bench is a debug build: timings are not representative (build with -c release)")
+            warnings.append("\(commandName) is a debug build: timings are not representative (build with -c release)")
         }
         if let knob = ProcessInfo.processInfo.environment["STRATA_BENCH_INJECT_SLOWDOWN"] {
             warnings.append("STRATA_BENCH_INJECT_SLOWDOWN=\(knob): frame bodies carry an injected slowdown (a trust experiment, not a real run)")
@@ -93,7 +93,10 @@ struct RunCommand: ParsableCommand {
         warnings.forEach { progress("warning: \($0)") }
 
         // 1. Google Benchmark: the suites.
-        let gbArguments = ["--benchmark_repetitions=\(reps)", "--benchmark_min_time=\(minTime)"] + googleBenchmarkFlags
+        // Colour only on a terminal, and never with NO_COLOR set (no-color.org): Google
+        // Benchmark's own "auto" looks at TERM alone, so a log or a file kept its escape codes.
+        let gbArguments = ["--benchmark_repetitions=\(reps)", "--benchmark_min_time=\(minTime)"]
+            + (ConsoleColor.enabled ? [] : ["--benchmark_color=false"]) + googleBenchmarkFlags
         var document: [String: Any] = [:]
         var summaries: [BenchmarkSummary] = []
         if !cases.isEmpty {
@@ -108,10 +111,10 @@ struct RunCommand: ParsableCommand {
             document = ["context": [String: Any](), "benchmarks": [Any]()]
         }
         let context = document["context"] as? [String: Any] ?? [:]
+        // Debian's libbenchmark is a debug build on every machine: the report's machine section
+        // says so once, beside the hand-timed check that measures its effect (not a warning on
+        // every run, with nothing a user could do about it).
         let buildType = context["library_build_type"] as? String ?? "unknown"
-        if buildType == "debug" {
-            warnings.append("Debian's libbenchmark reports library_build_type=debug: its timing loop is compiled without optimisation; see hand_timed_check for its effect")
-        }
 
         // 2. One kernel timed by hand beside Google Benchmark's figure.
         let handCheck = try handTimedCheck(summaries: summaries, cases: cases)

@@ -136,7 +136,7 @@ struct SceneListCommand: ParsableCommand {
     func run() throws {
         print("built-in scenes in \(Scenes.directory) (* run by default):")
         for name in Scenes.names {
-            let d = (try? Scenes.load(name)).map { "\($0.layers + 1) layers: \($0.description)" } ?? "(does not load: `strata-bench scene validate \(name)`)"
+            let d = (try? Scenes.load(name)).map { "\($0.layers + 1) layers: \($0.description)" } ?? "(does not load: `\(commandName) scene validate \(name)`)"
             print("  \(Catalog.defaultSceneFiles.contains(name) ? "*" : " ") \(name): \(d)")
         }
         if !Catalog.swiftScenes.isEmpty {

@@ -10,6 +10,28 @@ public struct Recording: Codable, Sendable {
     public static let format = "strata-recording"
     public static let version = 1
 
+    /// How a recording's non-finite numbers are written: JSON has none, and real programs use
+    /// them (`repeatCount = .infinity`, `HUGE`). As the strings "inf", "-inf" and "nan", which
+    /// `decoder` reads back.
+    static let nonFinite = (positive: "inf", negative: "-inf", nan: "nan")
+
+    /// The encoder a recording is written with (sorted keys, non-finite numbers as strings).
+    public static var encoder: JSONEncoder {
+        let e = JSONEncoder()
+        e.outputFormatting = [.sortedKeys]
+        e.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: nonFinite.positive,
+                                                                negativeInfinity: nonFinite.negative, nan: nonFinite.nan)
+        return e
+    }
+
+    /// The decoder a recording is read with (the strings `encoder` writes for non-finite numbers).
+    public static var decoder: JSONDecoder {
+        let d = JSONDecoder()
+        d.nonConformingFloatDecodingStrategy = .convertFromString(positiveInfinity: nonFinite.positive,
+                                                                  negativeInfinity: nonFinite.negative, nan: nonFinite.nan)
+        return d
+    }
+
     public var format = Recording.format
     public var version = Recording.version
     /// The recorded program (its executable) and when the recording began (ISO 8601).

@@ -261,6 +261,11 @@ public struct SceneProgram: Sendable {
     /// Average per frame: property changes, of them implicitly animated (transactions with
     /// actions enabled), explicit animations added, subtree moves.
     public var perFrame: (changes: Double, implicit: Double, explicit: Double, moves: Double) {
+        if let r = recordedFrames, !r.isEmpty {
+            let t = Self.tally(r.flatMap { $0 })
+            let n = Double(r.count)
+            return (t.changes / n, t.implicit / n, t.explicit / n, t.moves / n)
+        }
         var c = 0.0, i = 0.0, e = 0.0, m = 0.0
         for s in steps {
             let w = 1 / Double(s.every)
@@ -272,6 +277,38 @@ public struct SceneProgram: Sendable {
             case let .animate(_, layers, pick, count, _, _): e += Double(pick == .all ? layers.count : count) * w
             case let .move(_, count, _, _): m += Double(count) * w
             case .read, .removeAnimations: break
+            }
+        }
+        return (c, i, e, m)
+    }
+
+    /// A recording's operations counted as `perFrame` counts a scene's steps: property changes
+    /// (those made with actions enabled, in the transaction they belong to, nested ones
+    /// inheriting the outer setting), explicit animations added, subtrees moved in or out.
+    static func tally(_ ops: [Op], disabled outer: Bool = false) -> (changes: Double, implicit: Double, explicit: Double, moves: Double) {
+        var c = 0.0, i = 0.0, e = 0.0, m = 0.0
+        var stack: [Bool] = []
+        var implicitDisabled = outer
+        for op in ops {
+            let disabled = stack.last ?? implicitDisabled
+            switch op {
+            case .begin: stack.append(disabled)
+            case .commit: if stack.popLast() == nil { implicitDisabled = outer }
+            case .flush: stack.removeAll(); implicitDisabled = outer
+            case .setDisableActions(let b):
+                if stack.isEmpty { implicitDisabled = b } else { stack[stack.count - 1] = b }
+            case .set:
+                c += 1
+                if !disabled { i += 1 }
+            case .add: e += 1
+            case .addSublayer, .insertSublayer, .removeFromSuperlayer: m += 1
+            case .performWithoutAnimation(let inner):
+                let t = tally(inner, disabled: true)
+                c += t.changes; e += t.explicit; m += t.moves
+            case .setCompletion(_, let inner):
+                let t = tally(inner, disabled: outer)
+                c += t.changes; i += t.implicit; e += t.explicit; m += t.moves
+            default: break
             }
         }
         return (c, i, e, m)

@@ -84,7 +84,7 @@ public enum SceneLoader {
         }
         let r: Recording
         do {
-            r = try JSONDecoder().decode(Recording.self, from: Data(bytes))
+            r = try Recording.decoder.decode(Recording.self, from: Data(bytes))
         } catch DecodingError.typeMismatch(_, let c), DecodingError.valueNotFound(_, let c) {
             throw fail(c.codingPath, "expected another type: \(c.debugDescription)")
         } catch DecodingError.keyNotFound(let key, let c) {

@@ -77,6 +77,24 @@ final class ExamplePackageTests: XCTestCase {
         // compare and its gate, as with strata-bench's own reports.
         let (compared, verdicts) = try run(exe, ["compare", json, json, "--gate", "counts"])
         XCTAssertEqual(compared, 0, verdicts)
+        // Against an unrelated baseline (Strata's own): nothing in common, and the gate fails
+        // (5), naming the figures on one side only, instead of passing on nothing.
+        let strataBaseline = Self.root.appendingPathComponent("reports/baseline.json").path
+        let (unrelated, said) = try run(exe, ["compare", strataBaseline, json, "--gate", "counts"])
+        XCTAssertEqual(unrelated, 5, said)
+        XCTAssertTrue(said.contains("nothing was compared") && said.contains("my-app/pulse-badges/1000"), said)
+        // `run --gate counts` gates as compare does: this run counts nothing, so against its
+        // own report it compared nothing; the hint names this executable, not strata-bench.
+        let (gated, gateOutput) = try run(exe, ["run", "--suite", "my-app", "--filter", "move-cards", "--no-counts", "--repetitions", "1",
+                                                "--min-time", "0.001", "--no-players", "--baseline", json, "--gate", "counts",
+                                                "--out", dir.appendingPathComponent("gated.json").path])
+        XCTAssertEqual(gated, 5, String(gateOutput.suffix(3000)))
+        XCTAssertTrue(gateOutput.contains("in the baseline but not in the head: my-app/pulse-badges/1000"), String(gateOutput.suffix(3000)))
+        let (hinted, hint) = try run(exe, ["run", "--suite", "my-app", "--filter", "move-cards", "--no-counts", "--repetitions", "1",
+                                           "--min-time", "0.001", "--no-players", "--baseline", json,
+                                           "--out", dir.appendingPathComponent("hinted.json").path])
+        XCTAssertEqual(hinted, 0, String(hint.suffix(3000)))
+        XCTAssertTrue(hint.contains("`my-app-benchmarks compare "), String(hint.suffix(3000)))
         // A scene of its own alone, under two lookup strategies side by side.
         let (alone, text) = try run(exe, ["run", "--scene", "my-app-feed", "--strategy", "chain,cached", "--no-players", "--no-counts",
                                           "--out", dir.appendingPathComponent("scene.json").path, "--quick"])

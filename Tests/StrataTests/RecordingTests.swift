@@ -139,6 +139,65 @@ final class RecordingTests: XCTestCase {
         XCTAssertEqual(program.frames, 1)
         XCTAssertEqual(program.layers, 1)
         XCTAssertEqual(program.time(ofFrame: 0), 0.5)
+        // `scene info` counts the recorded frame's change, made with actions enabled.
+        XCTAssertEqual(program.perFrame.changes, 1)
+        XCTAssertEqual(program.perFrame.implicit, 1)
+        XCTAssertEqual(program.perFrame.explicit, 0)
+    }
+
+    /// The usual spinner repeats forever (`repeatCount = .infinity`), and a fade may run for
+    /// `repeatDuration = HUGE`: JSON has no infinity, and the recording used to fail to
+    /// encode, leaving no file. Recorded, written, read back and replayed: the same operations,
+    /// and both engines show what the program read ten seconds in.
+    func test_anInfiniteSpinnerIsRecordedWrittenReadBackAndReplayed() {
+        onFreshEngine {
+            do { try self.recordSpinner() } catch { XCTFail("\(error)") }
+        }
+    }
+
+    func recordSpinner() throws {
+        let root = CALayer()
+        let renderer = CARenderer(layer: root)
+        let spinner = CALayer()
+        root.addSublayer(spinner)
+        renderer.renderFrame(atTime: 0)
+        StrataRecording.begin()
+        let spin = CABasicAnimation(keyPath: "transform.rotation.z")
+        spin.fromValue = 0.0
+        spin.toValue = 2 * Double.pi
+        spin.duration = 1
+        spin.repeatCount = .infinity
+        spinner.add(spin, forKey: "spin")
+        let pulse = CABasicAnimation(keyPath: "opacity")
+        pulse.fromValue = 1.0
+        pulse.toValue = 0.5
+        pulse.duration = 2
+        pulse.autoreverses = true
+        pulse.repeatDuration = .infinity
+        spinner.add(pulse, forKey: "pulse")
+        CATransaction.flush()   // committed now, at 0: they begin here
+        renderer.renderFrame(atTime: 10.25)
+        let shown = try XCTUnwrap(spinner.presentation()?.opacity)
+        let recording = try XCTUnwrap(try StrataRecording.end())
+        XCTAssertEqual(shown, 0.5625, accuracy: 0.001, "10.25 s into a 2 s fade that reverses (4 s a cycle): 0.25 s back from 0.5, linear")
+        let added = recording.operations.compactMap { op -> ScriptAnimation? in if case .add(_, _, let a) = op { return a }; return nil }
+        XCTAssertEqual(added.map(\.repeatCount), [.infinity, 0])
+        XCTAssertEqual(added.map(\.repeatDuration), [0, .infinity])
+
+        let path = NSTemporaryDirectory() + "strata-spinner-recording-\(getpid()).json"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try StrataRecording.write(recording, to: path)
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        XCTAssertTrue(text.contains("\"inf\""), "infinity written as the string \"inf\"")
+        let again = try SceneLoader.recording(path: path)
+        XCTAssertEqual(again.operations, recording.operations)
+        let outcome = RecordingCheck.check(again)
+        XCTAssertNil(outcome.difference, "\(outcome.difference.map { "\($0)" } ?? "")")
+        XCTAssertEqual(outcome.compared, 1)
+        // `scene info`'s figures: the one timed frame adds the two animations.
+        let f = try SceneLoader.load(path: path).perFrame
+        XCTAssertEqual(f.explicit, 2)
+        XCTAssertEqual(f.changes, 0)
     }
 
     /// A program recorded with no code change: this test executable run again with

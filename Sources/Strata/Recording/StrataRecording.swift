@@ -40,9 +40,7 @@ public enum StrataRecording {
 
     /// `recording` as the JSON file `strata-bench` reads.
     public static func write(_ recording: Recording, to path: String) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        try encoder.encode(recording).write(to: URL(fileURLWithPath: path), options: .atomic)
+        try Recording.encoder.encode(recording).write(to: URL(fileURLWithPath: path), options: .atomic)
     }
 
     /// The environment's `STRATA_RECORD`: the first engine made records itself into that file.

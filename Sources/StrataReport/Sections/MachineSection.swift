@@ -48,6 +48,10 @@ enum MachineSection {
             for key in context.keys.sorted() { ct.add(text: [key, describe(key, context[key]!)]) }
             html += "<details><summary>Google Benchmark context</summary>\(ct.html)</details>"
         }
+        if block.machine.googleBenchmarkBuildType == "debug" {
+            html += paragraph("Google Benchmark is Debian's libbenchmark, a debug build (library_build_type=debug): its timing loop is compiled without optimisation. "
+                              + "The benchmark bodies are this release build's; the hand-timed check below measures what the loop adds.", cls: "note")
+        }
         if let h = block.handTimedCheck {
             let off = abs(h.ratio - 1)
             html += "<h3 id=\"hand-timed\">Hand-timed check</h3>"
