@@ -195,7 +195,9 @@ struct HistoryShowCommand: ParsableCommand {
         for t in shown { print(""); print(text(t, showMachine: machineKey == nil)) }
         let stepped = trends.filter { !$0.changePoints.isEmpty }.count
         print("")
-        print("\(trends.count) series, \(stepped) with change points\(trends.isEmpty ? " (nothing matches: try --machine all, or another --benchmark/--metric)" : "")")
+        let short = trends.filter { $0.changePoints.isEmpty && $0.series.points.count < 2 * minSegment }.count
+        print("\(trends.count) series, \(stepped) with change points\(trends.isEmpty ? " (nothing matches: try --machine all, or another --benchmark/--metric)" : "")"
+              + (short > 0 ? "; \(short) too short to find one (fewer than \(2 * minSegment) commits: \(minSegment) on each side of a step)" : ""))
         if let json {
             try writeJSON(HistoryShowJSON(database: database.path, machine: machineKey, last: last, trends: shown.map(HistoryTrendJSON.init)),
                           to: json)
@@ -216,6 +218,13 @@ struct HistoryShowCommand: ParsableCommand {
             line += "  " + entry
         }
         if !line.isEmpty { lines.append(line) }
+        // No change point: say why, so a step the eye sees is not taken for "none".
+        if t.changePoints.isEmpty {
+            let n = s.points.count
+            lines.append(n < 2 * minSegment
+                ? "  no change point can be found: needs at least \(2 * minSegment) commits (\(minSegment) on each side, --min-segment), has \(n)"
+                : "  no change point: no step of \(minStep) or more with \(minSegment) or more commits on each side is significant (p ≤ 0.05)")
+        }
         for c in t.changePoints {
             let at = t.point(at: c)?.label ?? "#\(c.index)"
             let step = c.relativeChange.map { String(format: "%+.1f%%", $0 * 100) } ?? "from 0"

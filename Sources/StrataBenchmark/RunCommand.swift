@@ -139,7 +139,7 @@ struct RunCommand: ParsableCommand {
                 }
             }
             scenes = countsOnly ? [] : try sceneOptions.run(selected, quick: quick, playerPath: players ? playerPath : nil, warnings: &warnings)
-            if !countsOnly { scenes += try sceneOptions.run(selectedSwift, quick: quick, warnings: &warnings) }
+            if !countsOnly { scenes += try sceneOptions.run(selectedSwift, quick: quick, playerPath: players ? playerPath : nil, warnings: &warnings) }
         }
 
         // 4. Deterministic counts.

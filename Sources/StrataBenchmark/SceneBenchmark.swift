@@ -1,5 +1,6 @@
 import Foundation
 import StrataBench
+import StrataPicture
 @_spi(Benchmarks) import Strata
 
 /// A frame-time scene written in Swift: your layers, your code. `setUp` builds the tree
@@ -29,11 +30,12 @@ public struct SceneBenchmark {
     }
 
     /// A run to interleave with others (`SceneInterleaver`).
-    func makeRun(_ settings: SceneRunSettings) throws -> SceneStepping {
+    /// With `player`, the run's frames are kept for a player page as a scene file's are.
+    func makeRun(_ settings: SceneRunSettings, player: PlayerRecorder? = nil) throws -> SceneStepping {
         if let s = settings.strategy, ActionLookupStrategy(rawValue: s) == nil {
             throw BenchmarkError("unknown lookup strategy \(s)")
         }
-        return SwiftSceneRun(self, settings)
+        return SwiftSceneRun(self, settings, player: player)
     }
 }
 
@@ -50,10 +52,12 @@ final class SwiftSceneRun: SceneStepping {
     private var samples: [SceneMemory.Sample] = []
     private var root: CALayer?
     private var renderer: CARenderer?
+    private let player: PlayerRecorder?
 
-    init(_ scene: SceneBenchmark, _ settings: SceneRunSettings) {
+    init(_ scene: SceneBenchmark, _ settings: SceneRunSettings, player: PlayerRecorder? = nil) {
         self.scene = scene
         self.settings = settings
+        self.player = player
         label = settings.label ?? scene.name
         timed = max(1, settings.frames ?? (settings.quick ? scene.quickFrames : scene.frames))
         totalFrames = scene.warmupFrames + timed
@@ -133,7 +137,51 @@ final class SwiftSceneRun: SceneStepping {
             withExtendedLifetime(snapshot) {}
             if f >= scene.warmupFrames {
                 recorder.record(frameNanoseconds: t1 &- t0, renderNanoseconds: t1 &- r0, snapshotNanoseconds: s1 &- s0)
+                // The player's frames are encoded here, outside the frame's time.
+                player?.frameDone(index: f - scene.warmupFrames, time: t, milliseconds: Double(t1 &- t0) / 1e6) { snapshot }
             }
+        }
+    }
+
+    /// The player's motion window: the scene again, untimed, on an engine thread of its own,
+    /// from its set-up to the window's last frame (a Swift scene is its own code: the replay
+    /// is checked against the run's slowest frame, and a difference is noted on the page).
+    func recordAfterRun(progress: @escaping (String) -> Void) {
+        guard let player, let window = player.replayWindow else { return }
+        progress("replaying \(scene.name) untimed for the player's motion window (frames \(window.lowerBound)–\(window.upperBound))")
+        let replay = EngineThread(name: "strata-swift-scene-replay")
+        defer { replay.stop() }
+        do {
+            try replay.sync { [scene, settings] in
+                if let s = settings.strategy.flatMap(ActionLookupStrategy.init(rawValue:)) { StrataEngine.actionLookupStrategy = s }
+                let root = CALayer()
+                let renderer = CARenderer(layer: root)
+                CATransaction.begin()
+                CATransaction.setDisableActions(true)
+                scene.setUp(root)
+                CATransaction.commit()
+                renderer.renderFrame(atTime: 0)
+                defer {
+                    for l in root.sublayers ?? [] { l.removeFromSuperlayer() }
+                    CATransaction.flush()
+                }
+                for f in 0...(scene.warmupFrames + window.upperBound) {
+                    let t = Double(f + 1) / scene.framesPerSecond
+                    scene.frame(f, root)
+                    renderer.beginFrame(atTime: t)
+                    renderer.render()
+                    let i = f - scene.warmupFrames
+                    if i >= window.lowerBound {
+                        let s = renderer.snapshot()
+                        renderer.endFrame()
+                        if !player.replayed(index: i, time: t, snapshot: s) { break }
+                    } else {
+                        renderer.endFrame()
+                    }
+                }
+            }
+        } catch {
+            player.windowFailed("the replay failed: \(error)")
         }
     }
 

@@ -227,7 +227,8 @@ struct ScenePlayerCommand: ParsableCommand {
         Exit status: 0 written, 64 usage, 3 the scene failed, 1 the file could not be written.
         """)
 
-    @Argument(help: "A scene file or a built-in scene: \(Scenes.names.joined(separator: ", ")).") var scene: String
+    @Argument(help: "A scene file, a built-in scene (\(Scenes.names.joined(separator: ", "))) or a scene written in Swift that the executable registers.")
+    var scene: String
     @OptionGroup var sceneOptions: SceneOptions
     @Option(help: "Where the page goes.") var out: String
     @Option(help: "Frames to run (default: the scene's own count; --quick: its short run).") var frames: Int?
@@ -236,8 +237,16 @@ struct ScenePlayerCommand: ParsableCommand {
     @Option(help: "Frames sampled over the run at most (besides the slowest).") var sample = 120
     @Option(help: "Seconds of consecutive frames around the slowest frame, played at the scene's rate (0: none).") var windowSeconds = 2.0
 
+    var swiftScene: SceneBenchmark? { Catalog.swiftScenes.first { $0.name == scene } }
+
     func validate() throws {
-        _ = try sceneName(scene)
+        if swiftScene == nil {
+            guard Scenes.path(scene) != nil else {
+                let swift = Catalog.swiftScenes.map(\.name)
+                throw ValidationError("no scene '\(scene)': not a file, not a built-in scene (\(Scenes.names.joined(separator: ", ")))"
+                                      + (swift.isEmpty ? "" : " and not a scene written in Swift (\(swift.joined(separator: ", ")))"))
+            }
+        }
         if let frames, frames < 1 { throw ValidationError("--frames must be at least 1") }
         guard maxBytes >= 10_000 else { throw ValidationError("--max-bytes must be at least 10000") }
         guard sample >= 1 else { throw ValidationError("--sample must be at least 1") }
@@ -245,6 +254,7 @@ struct ScenePlayerCommand: ParsableCommand {
     }
 
     func run() throws {
+        if let s = swiftScene { return try runSwift(s) }
         let program = try sceneOptions.load([scene])[0]
         let total = frames ?? (quick ? program.quickFrames : program.frames)
         let recorder = PlayerRecorder(scene: program.name, description: program.description,
@@ -258,6 +268,26 @@ struct ScenePlayerCommand: ParsableCommand {
             FileHandle.standardError.write(Data("scene player: \(program.name) failed: \(error)\n".utf8))
             throw ExitCode(3)
         }
+        try write(recorder, result)
+    }
+
+    /// A scene written in Swift: its own code, on the fast engine, recorded as a file's is.
+    func runSwift(_ s: SceneBenchmark) throws {
+        let total = frames ?? (quick ? s.quickFrames : s.frames)
+        let recorder = PlayerRecorder(scene: s.name, description: s.description, expectedFrames: total, byteBudget: maxBytes,
+                                      sampleTarget: sample,
+                                      windowFrames: PlayerRecorder.windowFrames(seconds: windowSeconds, interval: 1 / s.framesPerSecond))
+        progress("running \(s.name) (Swift) for \(total) frames, recording its player")
+        let run = try s.makeRun(SceneRunSettings(quick: quick, frames: total), player: recorder)
+        switch SceneInterleaver.run([run], progress: { progress("  \(s.name): \($0)") })[0] {
+        case .success(let result): try write(recorder, result)
+        case .failure(let error):
+            FileHandle.standardError.write(Data("scene player: \(s.name) failed: \(error)\n".utf8))
+            throw ExitCode(3)
+        }
+    }
+
+    func write(_ recorder: PlayerRecorder, _ result: SceneResult) throws {
         let document = recorder.document()
         try document.write(to: out)
         print("\(out): \(document.frames.count) recorded frames of \(result.frames); p50 \(String(format: "%.3f", result.p50)) ms, p99 \(String(format: "%.3f", result.p99)) ms")

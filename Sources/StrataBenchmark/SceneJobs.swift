@@ -152,7 +152,8 @@ struct SceneOptions: ParsableArguments {
 
     /// Scenes written in Swift, each under every strategy asked for (the fast engine only:
     /// they are written against Strata's layers), side by side as scene files are.
-    func run(_ scenes: [SceneBenchmark], quick: Bool, warnings: inout [String]) throws -> [SceneResult] {
+    func run(_ scenes: [SceneBenchmark], quick: Bool, frames: Int? = nil, playerPath: ((String) -> String)? = nil,
+             warnings: inout [String]) throws -> [SceneResult] {
         let strategies = try strategies()
         if try engines()?.contains("reference") == true && !scenes.isEmpty {
             warnings.append("scenes written in Swift run on the fast engine only (they use Strata's own layers): \(scenes.map(\.name).joined(separator: ", "))")
@@ -160,14 +161,28 @@ struct SceneOptions: ParsableArguments {
         var results: [SceneResult] = []
         for s in scenes {
             var runs: [SceneStepping] = []
+            var players: [(PlayerRecorder, String)] = []
+            let count = frames ?? (quick ? s.quickFrames : s.frames)
             for strategy in strategies.map({ $0.map(Optional.some) }) ?? [nil] {
                 let label = s.name + (strategy.map { "/\($0)" } ?? "")
-                runs.append(try s.makeRun(SceneRunSettings(quick: quick, strategy: strategy, label: label)))
+                var recorder: PlayerRecorder?
+                if let playerPath {
+                    let r = PlayerRecorder(scene: label, description: s.description, expectedFrames: count,
+                                           windowFrames: PlayerRecorder.windowFrames(seconds: 2, interval: 1 / s.framesPerSecond))
+                    players.append((r, playerPath(label)))
+                    recorder = r
+                }
+                runs.append(try s.makeRun(SceneRunSettings(quick: quick, frames: frames, strategy: strategy, label: label), player: recorder))
             }
-            progress("scene \(s.name) (Swift)\(quick ? " (quick)" : ""): \(quick ? s.quickFrames : s.frames) frames after \(s.warmupFrames) warm-up frames")
+            progress("scene \(s.name) (Swift)\(quick ? " (quick)" : ""): \(count) frames after \(s.warmupFrames) warm-up frames")
             for (run, outcome) in zip(runs, SceneInterleaver.run(runs) { progress("  \(s.name): \($0)") }) {
                 switch outcome {
-                case .success(let r):
+                case .success(var r):
+                    if let (recorder, path) = players.first(where: { $0.0.scene == run.label }) {
+                        try recorder.document().write(to: path)
+                        r.player = URL(fileURLWithPath: path).lastPathComponent
+                        progress("  \(run.label): player \(path)")
+                    }
                     progress(String(format: "  %@: p50 %.3f ms, p99 %.3f ms", run.label, r.p50, r.p99))
                     results.append(r)
                 case .failure(let e): warnings.append("scene \(run.label) failed: \(e)")

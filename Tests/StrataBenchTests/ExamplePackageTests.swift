@@ -101,6 +101,14 @@ final class ExamplePackageTests: XCTestCase {
         XCTAssertEqual(alone, 0, text)
         XCTAssertTrue(text.contains("| my-app-feed/chain | fast | chain |"), text)
         XCTAssertTrue(text.contains("| my-app-feed/cached | fast | cached |"), text)
+        // A scene written in Swift has a player, as a scene file has.
+        let page = dir.appendingPathComponent("feed.player.html").path
+        let (played, playOutput) = try run(exe, ["scene", "player", "my-app-feed", "--frames", "30", "--out", page])
+        XCTAssertEqual(played, 0, String(playOutput.suffix(3000)))
+        XCTAssertTrue(playOutput.contains("recorded frames of 30;"), playOutput)
+        let html = try String(contentsOfFile: page, encoding: .utf8)
+        XCTAssertTrue(html.contains("my-app-feed") && html.contains("<canvas"), String(html.prefix(500)))
+        XCTAssertEqual(try run(exe, ["scene", "player", "no-such-feed", "--out", page]).0, 64)
         // Unknown options are usage errors, as with strata-bench.
         XCTAssertEqual(try run(exe, ["run", "--suite", "nope"]).0, 64)
     }
