@@ -260,6 +260,7 @@ struct ScenePlayerCommand: ParsableCommand {
         let recorder = PlayerRecorder(scene: program.name, description: program.description,
                                       expectedFrames: total, byteBudget: maxBytes, sampleTarget: sample,
                                       windowFrames: PlayerRecorder.windowFrames(seconds: windowSeconds, interval: program.interval))
+        recorder.fixedViewport = try sceneOptions.viewportRect()
         progress("running \(program.name) for \(total) frames, recording its player")
         let result: SceneResult
         do {
@@ -277,6 +278,7 @@ struct ScenePlayerCommand: ParsableCommand {
         let recorder = PlayerRecorder(scene: s.name, description: s.description, expectedFrames: total, byteBudget: maxBytes,
                                       sampleTarget: sample,
                                       windowFrames: PlayerRecorder.windowFrames(seconds: windowSeconds, interval: 1 / s.framesPerSecond))
+        recorder.fixedViewport = try sceneOptions.viewportRect()
         progress("running \(s.name) (Swift) for \(total) frames, recording its player")
         let run = try s.makeRun(SceneRunSettings(quick: quick, frames: total), player: recorder)
         switch SceneInterleaver.run([run], progress: { progress("  \(s.name): \($0)") })[0] {

@@ -16,6 +16,8 @@ struct SceneOptions: ParsableArguments {
     var strategy: String?
     @Option(help: ArgumentHelp("Engines to run each scene on, side by side: fast, reference (comma-separated). Default: fast.", valueName: "list"))
     var engine: String?
+    @Option(help: ArgumentHelp("The area a player page shows: X,Y,WIDTH,HEIGHT in the root's coordinates. Default: the root's bounds, or what layers that mask to bounds leave visible.", valueName: "x,y,w,h"))
+    var viewport: String?
 
     static let strategies = ["chain", "interned", "cached"]
     static let engines = ["fast", "reference"]
@@ -24,6 +26,18 @@ struct SceneOptions: ParsableArguments {
         _ = try parameters()
         _ = try strategies()
         _ = try engines()
+        _ = try viewportRect()
+    }
+
+    /// `--viewport` as a rectangle (nil: the default).
+    func viewportRect() throws -> CGRect? {
+        guard let viewport else { return nil }
+        let v = viewport.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard v.count == 4, let x = v[0], let y = v[1], let w = v[2], let h = v[3],
+              [x, y, w, h].allSatisfy(\.isFinite), w > 0, h > 0 else {
+            throw ValidationError("--viewport '\(viewport)': give X,Y,WIDTH,HEIGHT, finite, with a positive width and height (e.g. 0,0,390,844)")
+        }
+        return CGRect(x: x, y: y, width: w, height: h)
     }
 
     func parameters() throws -> [String: Double] {
@@ -119,6 +133,7 @@ struct SceneOptions: ParsableArguments {
                         if let playerPath {
                             let r = PlayerRecorder(scene: label, description: p.description, expectedFrames: count,
                                                    windowFrames: PlayerRecorder.windowFrames(seconds: 2, interval: p.interval))
+                            r.fixedViewport = try viewportRect()
                             players.append((r, playerPath(label)))
                             recorder = r
                         }
@@ -169,6 +184,7 @@ struct SceneOptions: ParsableArguments {
                 if let playerPath {
                     let r = PlayerRecorder(scene: label, description: s.description, expectedFrames: count,
                                            windowFrames: PlayerRecorder.windowFrames(seconds: 2, interval: 1 / s.framesPerSecond))
+                    r.fixedViewport = try viewportRect()
                     players.append((r, playerPath(label)))
                     recorder = r
                 }

@@ -354,7 +354,20 @@ public struct PlayerDocument {
       window.strataPlayer = {frames: frames.length, show: draw, get shown() { return shown; }, window: win, viewport: meta.viewport,
         index: k => frames[k].index,
         positions: k => { const st = stateAt(k), out = {}; for (const id of st.order) { const q = st.items.get(id); out[id] = [q.x / 64, q.y / 64]; } return out; }};
-      if (frames.length) draw(win ? win[0] : 0); else label.textContent = 'no frames were recorded';
+      // The address opens the page where it points: #frame=N shows the recorded frame nearest
+      // run frame N; #play (alone or as #frame=N&play) plays from there. A later change of
+      // the address (a link, the back button) moves the page too.
+      function fromAddress() {
+        const args = new URLSearchParams(location.hash.replace(/^#/, ''));
+        const at = args.has('frame') ? Number(args.get('frame')) : NaN;
+        let k = win ? win[0] : 0;
+        if (Number.isFinite(at)) frames.forEach((e, j) => { if (Math.abs(e.index - at) < Math.abs(frames[k].index - at)) k = j; });
+        stop(); draw(k);
+        if (args.has('play') || args.has('autoplay')) play.click();
+      }
+      window.strataPlayer.fromAddress = fromAddress;
+      window.addEventListener('hashchange', () => { if (frames.length) fromAddress(); });
+      if (frames.length) fromAddress(); else label.textContent = 'no frames were recorded';
     })();
     """#
 }

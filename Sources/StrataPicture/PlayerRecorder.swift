@@ -142,8 +142,13 @@ public final class PlayerRecorder {
         }
     }
 
+    /// The area the page shows, when given (`--viewport`); else what the frames make visible
+    /// (`Picture.visibleBounds`: the root's bounds, or the masked area), over every frame kept.
+    public var fixedViewport: CGRect?
+
     private func see(_ s: RenderSnapshot) {
-        let bounds = Picture.contentBounds(s)
+        guard fixedViewport == nil else { return }
+        let bounds = Picture.visibleBounds(s)
         if bounds.width > 0 || bounds.height > 0 { viewport = viewport.map { $0.union(bounds) } ?? bounds }
     }
 
@@ -285,7 +290,7 @@ public final class PlayerRecorder {
             notes.append("up to \(perspective) item(s) a frame have perspective: drawn by the affine part of their transform")
         }
         return PlayerDocument(scene: scene, description: description, frameTimes: frameTimes, frames: frames,
-                              slowFrames: slowIndices, viewport: viewport ?? CGRect(x: 0, y: 0, width: 100, height: 100),
+                              slowFrames: slowIndices, viewport: fixedViewport ?? viewport ?? CGRect(x: 0, y: 0, width: 100, height: 100),
                               notes: notes, paths: paths.table, window: windowRange)
     }
 

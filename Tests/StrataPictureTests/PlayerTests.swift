@@ -365,6 +365,48 @@ final class PlayerTests: XCTestCase {
         XCTAssertTrue(html.contains("name=\"strata-player-frames\" content=\"30\""))
     }
 
+    /// The page shows what a screen would: a 390 x 30,000 pt feed inside a 390 x 844 container
+    /// that masks to bounds is shown as the container, not as a strip 14 px wide; a root with
+    /// bounds is shown as the root; `--viewport` (fixedViewport) wins over both.
+    func test_theViewportIsWhatIsVisibleTheRootOrTheMaskedArea() {
+        let root = CALayer()
+        let screen = CALayer(), feed = CALayer()
+        CATransaction.begin()
+        CATransaction.setDisableActions(true)
+        screen.frame = CGRect(x: 0, y: 0, width: 390, height: 844)
+        screen.masksToBounds = true
+        feed.frame = CGRect(x: 0, y: -2_000, width: 390, height: 30_000)
+        feed.backgroundColor = CGColor(red: 0.2, green: 0.4, blue: 0.8, alpha: 1)
+        root.addSublayer(screen)
+        screen.addSublayer(feed)
+        CATransaction.commit()
+        let r = CARenderer(layer: root)
+        r.renderFrame(atTime: 0)
+        let snapshot = r.snapshot()
+        XCTAssertEqual(Picture.contentBounds(snapshot).height, 30_000, accuracy: 0.5)
+        let visible = Picture.visibleBounds(snapshot)
+        XCTAssertEqual(visible.width, 390, accuracy: 0.5)
+        XCTAssertEqual(visible.height, 844, accuracy: 0.5)
+        XCTAssertEqual(visible.minY, 0, accuracy: 0.5)
+        let recorder = PlayerRecorder(scene: "feed", description: "", expectedFrames: 1, windowFrames: 0)
+        recorder.frameDone(index: 0, time: 1 / 60, milliseconds: 1) { snapshot }
+        XCTAssertEqual(recorder.document().viewport.height, 844, accuracy: 0.5)
+        let fixed = PlayerRecorder(scene: "feed", description: "", expectedFrames: 1, windowFrames: 0)
+        fixed.fixedViewport = CGRect(x: 0, y: 0, width: 390, height: 200)
+        fixed.frameDone(index: 0, time: 1 / 60, milliseconds: 1) { snapshot }
+        XCTAssertEqual(fixed.document().viewport, CGRect(x: 0, y: 0, width: 390, height: 200))
+        // A root with bounds (a window): the root.
+        CATransaction.begin()
+        CATransaction.setDisableActions(true)
+        root.bounds = CGRect(x: 0, y: 0, width: 320, height: 480)
+        root.position = CGPoint(x: 160, y: 240)
+        CATransaction.commit()
+        r.renderFrame(atTime: 1 / 60)
+        let windowed = Picture.visibleBounds(r.snapshot())
+        XCTAssertEqual(windowed.width, 320, accuracy: 0.5)
+        XCTAssertEqual(windowed.height, 480, accuracy: 0.5)
+    }
+
     private var repository: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     }
