@@ -1,14 +1,20 @@
 // swift-tools-version:6.1
 import PackageDescription
 
+/// Strata checked out by SwiftPM for a package that depends on it by version (or by Xcode, or
+/// from a registry): SwiftPM refuses unsafe flags in such a dependency ("contains unsafe build
+/// flags"), so there the manifest has none. A dependent gets the same codegen by passing the
+/// flag to its whole build (`swift package strata run` does; or `swift build -c release
+/// -Xswiftc -target-cpu -Xswiftc haswell`); see README, "Depending on Strata".
+let isDependencyCheckout = ["/.build/checkouts/", "/SourcePackages/checkouts/", "/.build/repositories/", "/registry/downloads/"].contains { Context.packageDirectory.contains($0) }
+
 /// Release builds use AVX2/FMA codegen (`-target-cpu haswell`: this driver rejects
 /// `x86-64-v3`, and without it SIMD8<Double> is split into SSE halves); see README.
 /// `STRATA_TARGET_HASWELL` lets the benchmark tool report the flag it was built with.
-let release: [SwiftSetting] = [
-    .swiftLanguageMode(.v5),
+let release: [SwiftSetting] = [.swiftLanguageMode(.v5)] + (isDependencyCheckout ? [] : [
     .unsafeFlags(["-target-cpu", "haswell"], .when(configuration: .release)),
     .define("STRATA_TARGET_HASWELL", .when(configuration: .release)),
-]
+])
 let package = Package(
     name: "Strata",
     platforms: [.macOS(.v13)],
@@ -109,7 +115,7 @@ let package = Package(
         // Optimised in the debug configuration too (the profiler is tested on optimised code),
         // so the tests' debug build makes it and scripts/test needs no release build.
         .executableTarget(name: "strata-profile-acceptance", dependencies: ["StrataProfiler"],
-                          swiftSettings: release + [.unsafeFlags(["-O"], .when(configuration: .debug))]),
+                          swiftSettings: release + (isDependencyCheckout ? [] : [.unsafeFlags(["-O"], .when(configuration: .debug))])),
         // cairo (Debian's libcairo2-dev): pictures of render snapshots.
         .systemLibrary(name: "CCairo", path: "Sources/CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         // Pictures of a RenderSnapshot (PNG, SVG) drawn with cairo; pixel comparison for goldens.

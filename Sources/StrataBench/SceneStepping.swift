@@ -62,18 +62,27 @@ public final class EngineThread: @unchecked Sendable {
     /// Runs `body` on a new thread (a fresh engine) with a stack of `stackSize` bytes, the
     /// caller blocked until it ends.
     public static func run<T>(name: String, stackSize: Int = 16 << 20, _ body: @escaping () throws -> T) throws -> T {
-        var outcome: Result<T, Error>?
+        // The thread writes the outcome and signals; this thread reads it only after the wait.
+        let outcome = HandedOver<Result<T, Error>?>(nil)
+        let work = HandedOver(body)
         let done = DispatchSemaphore(value: 0)
         let t = Thread {
-            outcome = Result { try body() }
+            outcome.value = Result { try work.value() }
             done.signal()
         }
         t.stackSize = stackSize
         t.name = name
         t.start()
         done.wait()
-        return try outcome!.get()
+        return try outcome.value!.get()
     }
+}
+
+/// A value handed from one thread to another with its own synchronisation (a semaphore, a
+/// lock, a join): what the compiler cannot see, said once here.
+public final class HandedOver<T>: @unchecked Sendable {
+    public var value: T
+    public init(_ value: T) { self.value = value }
 }
 
 /// One run of a scene, advanced a frame at a time (on its own engine thread).

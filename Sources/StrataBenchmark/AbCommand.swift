@@ -222,7 +222,7 @@ struct AbCommand: ParsableCommand {
     /// Runs a round; its output goes to REPORT.log beside the report.
     func runQuietly(_ executable: String, _ arguments: [String], head: Bool = false) throws -> Int32 {
         let out = arguments.firstIndex(of: "--out").map { arguments[$0 + 1] } ?? "/dev/null"
-        FileManager.default.createFile(atPath: out + ".log", contents: nil)
+        _ = FileManager.default.createFile(atPath: out + ".log", contents: nil)
         let log = try FileHandle(forWritingTo: URL(fileURLWithPath: out + ".log"))
         defer { try? log.close() }
         let p = Process()

@@ -152,7 +152,7 @@ struct ProfileCommand: ParsableCommand {
                 throw ExitCode(status == 64 ? 64 : 3)
             }
         }
-        var diff = try ProfileDiffCommand.parse([dir.appendingPathComponent("base").path, dir.appendingPathComponent("head").path,
+        let diff = try ProfileDiffCommand.parse([dir.appendingPathComponent("base").path, dir.appendingPathComponent("head").path,
                                                  "--out", dir.appendingPathComponent("diff").path, "--top", "\(min(top, 10))"])
         try diff.run()
     }

@@ -257,10 +257,12 @@ extension SceneCounting {
             }
         }
         let group = DispatchGroup()
+        // The workers share the state above under `lock`; the group's wait joins them.
+        let work = HandedOver(worker)
         for slot in 0..<2 {
             group.enter()
             Thread {
-                worker(slot)
+                work.value(slot)
                 group.leave()
             }.start()
         }

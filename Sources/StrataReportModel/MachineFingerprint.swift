@@ -61,7 +61,7 @@ public struct MachineFingerprint: Codable, Equatable {
             cpuFlags: interesting.filter { flags.contains($0) }, memoryBytes: memKB * 1024,
             kernel: run("uname", ["-sr"]).map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } ?? "unknown",
             swiftVersion: swift, gitCommit: commit, gitDirty: dirty,
-            buildConfiguration: _isDebugAssertConfiguration() ? "debug" : "release",
+            buildConfiguration: buildConfiguration,
             buildFlags: compiledFlags, googleBenchmarkVersion: gb, googleBenchmarkBuildType: googleBenchmarkBuildType,
             valgrind: valgrind, perfAvailable: perf, hostname: ProcessInfo.processInfo.hostName)
     }
@@ -70,8 +70,19 @@ public struct MachineFingerprint: Codable, Equatable {
     public static var compiledFlags: String {
         #if STRATA_TARGET_HASWELL
         return "-O -target-cpu haswell"
+        #elseif DEBUG
+        return "-Onone"
         #else
-        return _isDebugAssertConfiguration() ? "-Onone" : "-O (no -target-cpu: SIMD8 split into SSE halves)"
+        return "-O (no -target-cpu: SIMD8 split into SSE halves)"
+        #endif
+    }
+
+    /// The build configuration this code was compiled in (SwiftPM defines DEBUG in debug).
+    public static var buildConfiguration: String {
+        #if DEBUG
+        return "debug"
+        #else
+        return "release"
         #endif
     }
 

@@ -471,10 +471,10 @@ func floorCase(bytes: Int, quick: Bool) -> BenchmarkCase {
 /// a renderer read a frame before the snapshot existed) and endFrame, 1/120 s on. The
 /// snapshot's item of a sampled layer is checked halfway before anything is timed.
 func makeSnapshotFrameWorkload(n: Int, readout: Bool) throws -> Workload {
-    let (root, layers, renderer) = makeFlatTree(n) { l, i in
+    let (root, layers, renderer) = makeFlatTree(n, configure: { l, i in
         l.bounds = CGRect(x: 0, y: 0, width: 20, height: 20)
         l.backgroundColor = CGColor(red: Double(i % 7) / 7, green: 0.5, blue: 1, alpha: 1)
-    }
+    })
     CATransaction.begin()
     CATransaction.setAnimationDuration(1e7)
     CATransaction.setAnimationTimingFunction(CAMediaTimingFunction(name: .linear))

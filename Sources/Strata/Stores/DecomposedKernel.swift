@@ -35,10 +35,10 @@ enum DecomposedKernel {
         let z = part(28) * c + part(32) * w, q = part(29) * c + part(33) * w
         // Rotation rows, the perspective column carried through them (Decomposed.recomposed).
         let one = V(repeating: 1), two = V(repeating: 2)
-        var r1x = one - two * (y * y + z * z), r1y = two * (x * y + z * q), r1z = two * (x * z - y * q)
+        let r1x = one - two * (y * y + z * z), r1y = two * (x * y + z * q), r1z = two * (x * z - y * q)
         var r2x = two * (x * y - z * q), r2y = one - two * (x * x + z * z), r2z = two * (y * z + x * q)
         var r3x = two * (x * z + y * q), r3y = two * (y * z - x * q), r3z = one - two * (x * x + y * y)
-        var r1w = r1x * px + r1y * py + r1z * pz
+        let r1w = r1x * px + r1y * py + r1z * pz
         var r2w = r2x * px + r2y * py + r2z * pz
         var r3w = r3x * px + r3y * py + r3z * pz
         let r4w = pw + tx * px + ty * py + tz * pz

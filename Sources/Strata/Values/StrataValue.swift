@@ -56,7 +56,7 @@ enum LaneValue {
         let t = type(of: v)
         // An optional in an `Any` (`values = xs.map { $0 as Any }` of optionals): the casts
         // below see through it, so its payload is the value.
-        if t == Optional<Any>.self, let wrapped = v as? Any?, let payload = wrapped {
+        if t == Optional<Any>.self, let wrapped = v as? OptionalInAny, let payload = wrapped.payload {
             return write(payload, kind: kind, width: width, into: l)
         }
         // A value of one of the kinds' own types, known by its metatype, is no StrataValue:
@@ -155,4 +155,13 @@ enum LaneValue {
         if kind == .color && l.allSatisfy({ $0.isNaN }) { return true }
         return l.allSatisfy { $0.isFinite }
     }
+}
+
+/// An optional held in an `Any`, seen through: its payload, or nil.
+private protocol OptionalInAny {
+    var payload: Any? { get }
+}
+
+extension Optional: OptionalInAny {
+    fileprivate var payload: Any? { map { $0 as Any } }
 }

@@ -9,33 +9,33 @@ import Foundation
 public enum ScriptRunner {
     /// Runs `script` and returns its trace.
     public static func run(_ script: Script) -> [TraceEntry] {
-        var trace: [TraceEntry] = []
+        let trace = HandOff<[TraceEntry]>()
         let done = DispatchSemaphore(value: 0)
         let thread = Thread {
             do {
                 let state = RunState()
                 state.run(script.ops)
                 state.finish()
-                trace = state.trace
+                trace.value = state.trace
             }
             done.signal()
         }
         thread.stackSize = 8 << 20
         thread.start()
         done.wait()
-        return trace
+        return trace.value ?? []
     }
 
     /// Runs `script` on a thread of its own and returns the render snapshot of its root taken
     /// after the last operation (the frame a renderer would draw then), and the trace.
     public static func snapshot(after script: Script) -> (RenderSnapshot, [TraceEntry]) {
-        var result: (RenderSnapshot, [TraceEntry])?
+        let result = HandOff<(RenderSnapshot, [TraceEntry])>()
         let done = DispatchSemaphore(value: 0)
         let thread = Thread {
             do {
                 let state = RunState()
                 state.run(script.ops)
-                result = (state.renderer.snapshot(), state.trace)
+                result.value = (state.renderer.snapshot(), state.trace)
                 state.finish()
             }
             done.signal()
@@ -43,7 +43,7 @@ public enum ScriptRunner {
         thread.stackSize = 8 << 20
         thread.start()
         done.wait()
-        return result!
+        return result.value!
     }
 
     /// Runs `script` on the calling thread (benchmarks: the caller owns the engine).
@@ -618,4 +618,9 @@ final class ScriptAnimationDelegate: NSObject, CAAnimationDelegate {
     init(tag: Int, log: @escaping (String) -> Void) { self.tag = tag; self.log = log }
     func animationDidStart(_ anim: CAAnimation) { log("start \(tag)") }
     func animationDidStop(_ anim: CAAnimation, finished flag: Bool) { log("stop \(tag) \(flag)") }
+}
+
+/// A value the script's thread hands back to the caller (the semaphore orders the two).
+private final class HandOff<T>: @unchecked Sendable {
+    var value: T?
 }
