@@ -177,7 +177,7 @@ struct AbCommand: ParsableCommand {
         try ReportBuilder.document(mergedBase.googleBenchmark, strata: mergedBase.strata).write(to: outDir.appendingPathComponent("base.json"), options: .atomic)
         try ReportBuilder.document(mergedHead.googleBenchmark, strata: mergedHead.strata).write(to: outDir.appendingPathComponent("head.json"), options: .atomic)
         try writeJSON(comparison, to: outDir.appendingPathComponent("compare.json").path)
-        let markdown = comparison.markdown(title: "strata-bench ab: \(headLabel) against \(baseLabel)")
+        let markdown = comparison.markdown(title: "\(commandName) ab: \(headLabel) against \(baseLabel)", gate: gate)
         try markdown.write(to: outDir.appendingPathComponent("summary.md"), atomically: true, encoding: .utf8)
         if let bands = NoiseBands.measure([baseRounds + controlRounds, headRounds], source: "strata-bench ab, \(rounds) rounds",
                                           createdAt: ISO8601DateFormatter().string(from: started)) {

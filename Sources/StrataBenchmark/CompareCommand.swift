@@ -73,7 +73,6 @@ struct CompareCommand: ParsableCommand {
         let code = comparison.exitCode(gate: gate, allowMissing: allowed)
         if gate != .none, let problem = comparison.coverage(gate: gate, allowMissing: allowed).problem(gate: gate) {
             print(problem)
-            printError(problem)
         }
         print("exit status \(code) (gate: \(gate.rawValue))")
         if code != 0 { throw ExitCode(code) }

@@ -179,7 +179,6 @@ struct RunCommand: ParsableCommand {
         let allowed = try missingPattern(allowMissing)
         if let problem = comparison.coverage(gate: gate, allowMissing: allowed).problem(gate: gate) {
             print(problem)
-            printError(problem)
         }
         let code = comparison.exitCode(gate: gate, allowMissing: allowed)
         print("exit status \(code) (gate: \(gate.rawValue), against \(baselinePath ?? ""))")
