@@ -4,9 +4,11 @@ import PackageDescription
 /// Strata checked out by SwiftPM for a package that depends on it by version (or by Xcode, or
 /// from a registry): SwiftPM refuses unsafe flags in such a dependency ("contains unsafe build
 /// flags"), so there the manifest has none. A dependent gets the same codegen by passing the
-/// flag to its whole build (`swift package strata run` does; or `swift build -c release
-/// -Xswiftc -target-cpu -Xswiftc haswell`); see README, "Depending on Strata".
-let isDependencyCheckout = ["/.build/checkouts/", "/SourcePackages/checkouts/", "/.build/repositories/", "/registry/downloads/"].contains { Context.packageDirectory.contains($0) }
+/// flag to its whole build (`swift build -c release -Xswiftc -target-cpu -Xswiftc haswell`);
+/// see README, "Depending on Strata". SwiftPM's checkouts are `SCRATCH/checkouts/NAME`
+/// (whatever `--scratch-path` names), its clones `SCRATCH/repositories/`. A root clone in a
+/// folder named `checkouts` loses the flag too: `build_flags` in its reports says so.
+let isDependencyCheckout = ["/checkouts/", "/repositories/", "/registry/downloads/"].contains { Context.packageDirectory.contains($0) }
 
 /// Release builds use AVX2/FMA codegen (`-target-cpu haswell`: this driver rejects
 /// `x86-64-v3`, and without it SIMD8<Double> is split into SSE halves); see README.
