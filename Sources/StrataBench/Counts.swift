@@ -71,20 +71,8 @@ public enum Counts {
                     try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
                     defer { try? FileManager.default.removeItem(at: scratch) }
                     let out = scratch.appendingPathComponent("mallocs.json")
-                    let p = Process()
-                    p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-                    p.environment = countingEnvironment(ProcessInfo.processInfo.environment)
-                    p.arguments = ["setarch", "x86_64", "-R", executable, "count-worker", "--mallocs", out.path,
-                                   "--iterations", "\(iterations)", bodies[k]]
-                    let log = Pipe()
-                    p.standardOutput = log
-                    p.standardError = log
-                    try p.run()
-                    let text = String(decoding: log.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-                    p.waitUntilExit()
-                    guard p.terminationStatus == 0 else {
-                        throw BenchmarkError("malloc count of \(bodies[k]) failed (status \(p.terminationStatus)):\n\(text.suffix(2000))")
-                    }
+                    try countNatively(executable: executable, ["count-worker", "--mallocs", out.path, "--iterations", "\(iterations)", bodies[k]],
+                                      what: "malloc count of \(bodies[k])")
                     return try JSONDecoder().decode([String: AllocationCounts].self, from: Data(contentsOf: out))
                 }
                 lock.lock()
@@ -271,6 +259,25 @@ public enum Counts {
         }
         if let failure { throw failure }
         return dumps
+    }
+
+    /// Runs `executable arguments` natively, as a counted process runs under callgrind: in
+    /// `countingEnvironment`, with address-space randomisation off (`setarch -R`). Throws,
+    /// naming `what` and quoting the output's end, when it exits non-zero.
+    public static func countNatively(executable: String, _ arguments: [String], what: String) throws {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.environment = countingEnvironment(ProcessInfo.processInfo.environment)
+        p.arguments = ["setarch", "x86_64", "-R", executable] + arguments
+        let log = Pipe()
+        p.standardOutput = log
+        p.standardError = log
+        try p.run()
+        let text = String(decoding: log.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        guard p.terminationStatus == 0 else {
+            throw BenchmarkError("\(what) failed (status \(p.terminationStatus)):\n\(text.suffix(2000))")
+        }
     }
 
     /// What a counted process starts a progress line with (see `callgrind`).

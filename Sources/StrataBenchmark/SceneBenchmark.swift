@@ -30,6 +30,19 @@ public struct SceneBenchmark {
     }
 
     /// A run to interleave with others (`SceneInterleaver`).
+    /// The scene's tree on this thread's engine: `setUp` under a root, actions disabled, and
+    /// the set-up frame at 0.
+    func makeTree() -> (CALayer, CARenderer) {
+        let root = CALayer()
+        let renderer = CARenderer(layer: root)
+        CATransaction.begin()
+        CATransaction.setDisableActions(true)
+        setUp(root)
+        CATransaction.commit()
+        renderer.renderFrame(atTime: 0)
+        return (root, renderer)
+    }
+
     /// With `player`, the run's frames are kept for a player page as a scene file's are.
     func makeRun(_ settings: SceneRunSettings, player: PlayerRecorder? = nil) throws -> SceneStepping {
         if let s = settings.strategy, ActionLookupStrategy(rawValue: s) == nil {
@@ -74,13 +87,7 @@ final class SwiftSceneRun: SceneStepping {
                 counter.setUpBegins()
             }
             defer { settings.counter?.setUpEnds() }
-            let root = CALayer()
-            let renderer = CARenderer(layer: root)
-            CATransaction.begin()
-            CATransaction.setDisableActions(true)
-            scene.setUp(root)
-            CATransaction.commit()
-            renderer.renderFrame(atTime: 0)
+            let (root, renderer) = scene.makeTree()
             self.root = root
             self.renderer = renderer
         }
@@ -154,13 +161,7 @@ final class SwiftSceneRun: SceneStepping {
         do {
             try replay.sync { [scene, settings] in
                 if let s = settings.strategy.flatMap(ActionLookupStrategy.init(rawValue:)) { StrataEngine.actionLookupStrategy = s }
-                let root = CALayer()
-                let renderer = CARenderer(layer: root)
-                CATransaction.begin()
-                CATransaction.setDisableActions(true)
-                scene.setUp(root)
-                CATransaction.commit()
-                renderer.renderFrame(atTime: 0)
+                let (root, renderer) = scene.makeTree()
                 defer {
                     for l in root.sublayers ?? [] { l.removeFromSuperlayer() }
                     CATransaction.flush()

@@ -209,18 +209,8 @@ extension SceneCounting {
                     try JSONEncoder().encode(job).write(to: jobFile)
                     if layout < 0 {
                         let out = jobDir.appendingPathComponent("mallocs.json")
-                        let p = Process()
-                        // Addresses fixed, as under callgrind (see Counts.allocationsEachBody).
-                        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-                        p.arguments = ["setarch", "x86_64", "-R", executable, "count-scenes-worker", jobFile.path, "--mallocs", out.path]
-                        p.environment = Counts.countingEnvironment(ProcessInfo.processInfo.environment)
-                        let log = Pipe()
-                        p.standardOutput = log
-                        p.standardError = log
-                        try p.run()
-                        let text = String(decoding: log.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-                        p.waitUntilExit()
-                        guard p.terminationStatus == 0 else { throw BenchmarkError("malloc count failed (status \(p.terminationStatus)):\n\(text.suffix(2000))") }
+                        try Counts.countNatively(executable: executable, ["count-scenes-worker", jobFile.path, "--mallocs", out.path],
+                                                 what: "malloc count of scene \(run.label)")
                         let counted = try JSONDecoder().decode(MallocFrameCounter.self, from: Data(contentsOf: out))
                         lock.lock()
                         mallocs[run.index] = counted
