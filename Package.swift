@@ -24,6 +24,8 @@ let package = Package(
         .library(name: "Strata", targets: ["Strata"]),
         .library(name: "StrataReference", targets: ["StrataReference"]),
         .library(name: "StrataBenchmark", targets: ["StrataBenchmark"]),
+        // `swift package strata run | baseline update|compare|check NAME | thresholds update|check`.
+        .plugin(name: "StrataPlugin", targets: ["StrataCommandPlugin"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
@@ -134,6 +136,12 @@ let package = Package(
             swiftSettings: release
         ),
         .executableTarget(name: "strata-bench", dependencies: ["StrataBenchmark"], swiftSettings: release),
+        // A package's own benchmark executables built in release (with -target-cpu haswell on a
+        // CPU that has AVX2 and FMA) and run: baselines and thresholds kept in its repository.
+        // No declared permission (a prompt on every call); on macOS the plugin sandbox needs
+        // `swift package --allow-writing-to-package-directory strata ...`, as package-benchmark's.
+        .plugin(name: "StrataCommandPlugin",
+                capability: .command(intent: .custom(verb: "strata", description: "Build and run your Strata benchmarks; baselines and thresholds"))),
         // The engine's own tests (Tests/StrataTests, @testable) and the conformance suites
         // (Tests/Conformance, public behaviour), which StrataReferenceTests compiles too.
         .testTarget(

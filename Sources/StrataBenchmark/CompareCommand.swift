@@ -37,6 +37,8 @@ struct CompareCommand: ParsableCommand {
     @Option(help: "text (a table) or markdown (a summary for a CI step or a pull-request comment).") var format = "text"
     @Option(help: "Noise bands measured on this machine (`strata-bench ab` writes them). Default: reports/noise-bands.json when it exists.")
     var noiseBands: String?
+    @Option(help: ArgumentHelp("A thresholds file (`thresholds update` writes one): its tolerances, per benchmark and metric, judge in place of --threshold and --count-threshold where it sets them.", valueName: "file"))
+    var thresholds: String?
 
     func run() throws {
         guard let gate = Gate(rawValue: gate) else {
@@ -46,13 +48,10 @@ struct CompareCommand: ParsableCommand {
         var comparator = Comparator(timeThreshold: try fraction(threshold, "--threshold"),
                                     countThreshold: try fraction(countThreshold, "--count-threshold"),
                                     noiseFloor: try fraction(noiseFloor, "--noise-floor"))
-        let bandsPath = noiseBands ?? (FileManager.default.fileExists(atPath: "reports/noise-bands.json") ? "reports/noise-bands.json" : nil)
-        if let bandsPath {
-            do {
-                comparator.bands = try JSONDecoder.snakeCase.decode(NoiseBands.self, from: Data(contentsOf: URL(fileURLWithPath: bandsPath)))
-                comparator.bands?.source += " (\(bandsPath))"
-            } catch {
-                printError("\(bandsPath): not a noise-band file written by `\(commandName) ab` (\(error))")
+        comparator.bands = try loadNoiseBands(noiseBands)
+        if let thresholds {
+            do { comparator.thresholds = try Thresholds.read(URL(fileURLWithPath: thresholds)) } catch {
+                printError("\(error)")
                 throw ExitCode(65)
             }
         }
@@ -76,6 +75,22 @@ struct CompareCommand: ParsableCommand {
         }
         print("exit status \(code) (gate: \(gate.rawValue))")
         if code != 0 { throw ExitCode(code) }
+    }
+}
+
+/// The noise bands at `path`, else reports/noise-bands.json when it exists; exit 65 for a
+/// file that is not one.
+func loadNoiseBands(_ path: String?) throws -> NoiseBands? {
+    guard let bandsPath = path ?? (FileManager.default.fileExists(atPath: "reports/noise-bands.json") ? "reports/noise-bands.json" : nil) else {
+        return nil
+    }
+    do {
+        var bands = try JSONDecoder.snakeCase.decode(NoiseBands.self, from: Data(contentsOf: URL(fileURLWithPath: bandsPath)))
+        bands.source += " (\(bandsPath))"
+        return bands
+    } catch {
+        printError("\(bandsPath): not a noise-band file written by `\(commandName) ab` (\(error))")
+        throw ExitCode(65)
     }
 }
 

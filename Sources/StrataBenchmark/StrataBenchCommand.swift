@@ -9,7 +9,7 @@ public struct StrataBenchCommand: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: (CommandLine.arguments.first.map { URL(fileURLWithPath: $0).lastPathComponent }).flatMap { $0.isEmpty ? nil : $0 } ?? "strata-bench",
         abstract: "Times commits, action lookups, per-frame evaluation, scenes and large trees on Google Benchmark.",
-        subcommands: [RunCommand.self, ListCommand.self, CompareCommand.self, AbCommand.self, ReportCommand.self, MergeCommand.self, ProfileCommand.self, ProfileDiffCommand.self,
+        subcommands: [RunCommand.self, ListCommand.self, CompareCommand.self, BaselineCommand.self, ThresholdsCommand.self, AbCommand.self, ReportCommand.self, MergeCommand.self, ProfileCommand.self, ProfileDiffCommand.self,
                       SceneCommand.self, StressCommand.self, SoakCommand.self, LimitsCommand.self, HistoryCommand.self,
                       CountWorker.self, CountScenesWorker.self],
         defaultSubcommand: RunCommand.self)

@@ -28,6 +28,10 @@ public struct Comparator {
     /// no band measured it is "inconclusive (unpaired)" unless it is plainly within the
     /// threshold.
     public var bands: NoiseBands?
+    /// A package's thresholds file: where it sets a tolerance for a benchmark's metric (its
+    /// own, or the file's default for the metric), that tolerance judges the change in place
+    /// of `timeThreshold`/`countThreshold`.
+    public var thresholds: Thresholds?
 
     /// A comparator with these thresholds and no noise bands.
     public init(timeThreshold: Double = 0.05, countThreshold: Double = 0.01, noiseFloor: Double = 0.02, alpha: Double = 0.01) {
@@ -109,6 +113,7 @@ public struct Comparator {
             rows.append(ComparisonRow(name: b.name, metric: b.frames == nil ? "instructions" : "instructions-p50",
                                       baseline: b.frames?.instructions?.p50 ?? b.instructionsPerItem, head: nil, change: nil, verdict: .missing))
         }
+        rows += sceneFrameTimes(base: base, head: head, sameMachine: sameMachine, bands: bands, notes: &notes)
         return Comparison(baselinePath: basePath, headPath: headPath, timeThreshold: timeThreshold,
                           countThreshold: countThreshold, sameMachine: sameMachine, notes: notes, rows: rows)
     }
@@ -148,6 +153,28 @@ public struct Comparator {
         return rows
     }
 
+    /// Each scene's frame-time p50 and p99 (ms) in both reports, for reading: two separate runs
+    /// cannot judge a frame time (a scene runs once, its frames are not repetitions of one
+    /// measurement), so the rows are informational, beside the band `ab` measured for the scene
+    /// when there is one. The counts (`instructions-p50`, ...) and `ab` give frame verdicts.
+    func sceneFrameTimes(base: StrataBlock, head: StrataBlock, sameMachine: Bool, bands: NoiseBands?, notes: inout [String]) -> [ComparisonRow] {
+        let baseScenes = Dictionary(base.scenes.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        var rows: [ComparisonRow] = []
+        for h in head.scenes {
+            guard let b = baseScenes[h.name] else { continue }
+            let name = "scene/\(h.name)"
+            for (metric, bv, hv) in [("frame-time-p50", b.p50, h.p50), ("frame-time-p99", b.p99, h.p99)] {
+                let band = bands?.bands[name + "#" + String(metric.suffix(3))]
+                rows.append(ComparisonRow(name: name, metric: metric, baseline: bv, head: hv, change: bv > 0 ? hv / bv - 1 : nil,
+                                          verdict: .informational, band: band, basis: "unpaired"))
+            }
+        }
+        if !rows.isEmpty {
+            notes.append("scene frame times (frame-time-p50/p99, ms) are shown for reading, not judged: two separate runs cannot give a frame-time verdict; the scenes' counts (instructions-p50/p99, estimated-cycles-p50/p99, mallocs) and `\(sameMachine ? "ab" : "ab on one machine")` do")
+        }
+        return rows
+    }
+
     /// Two reports are unpaired: a time verdict needs the change beyond both the threshold
     /// and the benchmark's measured band, the bootstrap interval wholly beyond the band (and
     /// the noise floor), and the rank test significant. Without a band, only "unchanged"
@@ -166,6 +193,10 @@ public struct Comparator {
             return ComparisonRow(name: h.name, metric: "time", baseline: b.medianNsPerItem, head: h.medianNsPerItem,
                                  change: change, verdict: .insufficientData)
         }
+        let tolerance = thresholds?.tolerance(name: h.name, metric: "time")
+        // A time is judged against a relative tolerance (a median's absolute ns move with the
+        // machine); an absolute one applies to counts and to `thresholds check`.
+        let timeThreshold = tolerance?.relative.map { $0 / 100 } ?? self.timeThreshold
         let p = Statistics.mannWhitneyP(b.samplesNsPerItem, h.samplesNsPerItem)
         let ci = Statistics.bootstrapMedianRatio(base: b.samplesNsPerItem, head: h.samplesNsPerItem)
         var verdict = Verdict.inconclusive
@@ -198,9 +229,14 @@ public struct Comparator {
             return ComparisonRow(name: name, metric: metric, baseline: b, head: h, change: change, verdict: .informational)
         }
         var verdict = Verdict.unchanged
-        if b == 0 && h > 0 { verdict = .regression }
-        if let c = change, c > countThreshold { verdict = .regression }
-        if let c = change, c < -countThreshold { verdict = .improvement }
+        if let tolerance = thresholds?.tolerance(name: name, metric: metric) {
+            let j = tolerance.judge(reference: b, head: h)
+            verdict = j > 0 ? .regression : j < 0 ? .improvement : .unchanged
+        } else {
+            if b == 0 && h > 0 { verdict = .regression }
+            if let c = change, c > countThreshold { verdict = .regression }
+            if let c = change, c < -countThreshold { verdict = .improvement }
+        }
         if let br = baseRange, let hr = headRange, br.overlaps(hr), verdict == .regression || verdict == .improvement {
             verdict = .inconclusive
         }
@@ -259,7 +295,7 @@ extension Comparison {
             guard row.verdict != .informational else { return false }
             switch gate {
             case .all: return true
-            case .counts: return row.metric != "time"
+            case .counts: return !Thresholds.isTime(row.metric)
             case .none: return false
             }
         }
@@ -306,7 +342,10 @@ extension Comparison {
         for v in order {
             // Unchanged rows, and baseline rows a (quick) head run did not include, are
             // counted in the summary line and listed only with `all`.
-            for r in rows where r.verdict == v && (all || (v != .unchanged && v != .missing && v != .informational)) {
+            // A scene's frame times are informational and shown: the only frame-time figures
+            // an unpaired comparison has.
+            for r in rows where r.verdict == v && (all || (v != .unchanged && v != .missing && v != .informational)
+                                                   || (v == .informational && r.metric.hasPrefix("frame-time"))) {
                 let ci = r.ciLow.map { "[\(r.formatChange($0)), \(r.formatChange(r.ciHigh))]" } ?? "–"
                 lines.append(r.verdictLabel.padding(toLength: 25, withPad: " ", startingAt: 0)
                     + pad(r.metric, 22)

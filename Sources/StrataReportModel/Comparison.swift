@@ -159,16 +159,22 @@ extension Comparison {
         if !notes.isEmpty { lines.append("") }
         // The scenes' frame cost first: one line per scene, its per-frame figures' changes.
         let frameMetrics = ["estimated-cycles-p50", "estimated-cycles-p99", "instructions-p50", "instructions-p99", "mallocs"]
-        let sceneRows = rows.filter { $0.name.hasPrefix("scene/") && frameMetrics.contains($0.metric) }
+        // Then the frame times (ms), for reading: an unpaired comparison does not judge them.
+        let timeMetrics = ["frame-time-p50", "frame-time-p99"]
+        let sceneRows = rows.filter { $0.name.hasPrefix("scene/") && (frameMetrics + timeMetrics).contains($0.metric) }
         var scenes: [String] = []
         for r in sceneRows where !scenes.contains(r.name) { scenes.append(r.name) }
+        let columns = frameMetrics + timeMetrics.filter { m in sceneRows.contains { $0.metric == m } }
         if !scenes.isEmpty {
-            lines.append("| scene frame cost | " + frameMetrics.joined(separator: " | ") + " |")
-            lines.append("|---|" + frameMetrics.map { _ in "---:" }.joined(separator: "|") + "|")
+            lines.append("| scene frame cost | " + columns.map { timeMetrics.contains($0) ? "\($0) (ms)" : $0 }.joined(separator: " | ") + " |")
+            lines.append("|---|" + columns.map { _ in "---:" }.joined(separator: "|") + "|")
             for name in scenes {
-                let cells = frameMetrics.map { m -> String in
+                let cells = columns.map { m -> String in
                     guard let r = sceneRows.first(where: { $0.name == name && $0.metric == m }) else { return "–" }
                     if r.verdict == .missing || r.verdict == .new { return r.verdict.rawValue }
+                    if r.verdict == .informational {
+                        return "\(num(r.baseline)) → \(num(r.head)) (\(r.formatChange(r.change))\(r.band == nil ? "" : ", band \(r.formatBand)"))"
+                    }
                     let mark = r.verdict == .regression ? " ✗" : r.verdict == .improvement ? " ✓" : r.verdict == .unchanged ? "" : " ?"
                     return r.formatChange(r.change) + mark
                 }

@@ -198,7 +198,8 @@ public struct NoiseBands: Codable, Equatable {
     /// Processes per build the bands come from.
     public var processes: Int
     /// Benchmark name -> the largest relative move of its time between two processes of one
-    /// build (over every pair of processes, both builds).
+    /// build (over every pair of processes, both builds); `scene/NAME#p50` and `#p99` for a
+    /// scene's frame-time percentiles.
     public var bands: [String: Double]
 
     /// Bands as measured.
@@ -218,6 +219,12 @@ public struct NoiseBands: Codable, Equatable {
             var values: [String: [Double]] = [:]
             for r in side {
                 for b in r.benchmarks where b.error == nil && b.medianNsPerItem > 0 { values[b.name, default: []].append(b.medianNsPerItem) }
+                // Scenes' frame-time percentiles, as `scene/NAME#p50` and `#p99`: the band an
+                // unpaired compare shows beside them.
+                for s in r.scenes {
+                    if s.p50 > 0 { values["scene/\(s.name)#p50", default: []].append(s.p50) }
+                    if s.p99 > 0 { values["scene/\(s.name)#p99", default: []].append(s.p99) }
+                }
             }
             for (name, v) in values where v.count > 1 {
                 // The largest move between any two processes: max / min - 1.

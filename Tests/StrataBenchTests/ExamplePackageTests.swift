@@ -1,7 +1,8 @@
 import Foundation
 import XCTest
 
-/// Benchmarks/Examples/MyAppBenchmarks: a package of its own that depends on Strata by path,
+/// Benchmarks/Examples/MyAppBenchmarks: a package of its own that depends on Strata (by URL and
+/// version; here by path, STRATA_CHECKOUT),
 /// declares two benchmark cases and a scene in Swift, and runs them with strata-bench's
 /// command line (StrataBenchmark), as a user would. `scripts/test` builds it into the project's
 /// own scratch folder, reusing Strata's modules, and names the executable in
@@ -26,7 +27,7 @@ final class ExamplePackageTests: XCTestCase {
                 path.split(separator: ":").map { "\($0)/swift" }.first { FileManager.default.isExecutableFile(atPath: $0) }
             }
         let swiftPath = try XCTUnwrap(swift, "the swift driver is on PATH")
-        let (built, log) = try run(swiftPath, ["build", "--package-path", Self.package.path])
+        let (built, log) = try run("/usr/bin/env", ["STRATA_CHECKOUT=../../..", swiftPath, "build", "--package-path", Self.package.path])
         XCTAssertEqual(built, 0, String(log.suffix(3000)))
         let exe = Self.package.appendingPathComponent(".build/debug/my-app-benchmarks").path
         XCTAssertTrue(FileManager.default.isExecutableFile(atPath: exe))

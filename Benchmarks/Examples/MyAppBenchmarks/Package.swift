@@ -1,13 +1,24 @@
 // swift-tools-version:6.1
 // An app's own benchmarks on StrataBenchmark: two benchmark cases and a scene written in
-// Swift, run with strata-bench's command line (`swift run -c release my-app-benchmarks run`).
-// It depends on Strata by path (a real package would use Strata's URL and a version).
+// Swift, built and run by Strata's command plugin:
+//
+//     swift package strata run                       # release build, then `run`
+//     swift package strata baseline update main      # .strataBaselines/my-app-benchmarks/main.json
+//     swift package strata baseline check main       # exit status 2 on a regression
+//     swift package strata thresholds update|check   # Thresholds/my-app-benchmarks.json
+//
+// It depends on Strata by URL and version, as your package does. Strata's own checks build it
+// against a tagged clone (STRATA_URL=file://CLONE, scripts/check-versioned-dependency) or the
+// checkout it sits in (STRATA_CHECKOUT=../../.., scripts/test).
 import PackageDescription
+
+let strata: Package.Dependency = Context.environment["STRATA_CHECKOUT"].map { .package(name: "Strata", path: $0) }
+    ?? .package(url: Context.environment["STRATA_URL"] ?? "https://github.com/<owner>/strata.git", from: "1.0.0")
 
 let package = Package(
     name: "MyAppBenchmarks",
     platforms: [.macOS(.v13)],
-    dependencies: [.package(name: "Strata", path: "../../..")],
+    dependencies: [strata],
     targets: [
         .executableTarget(
             name: "my-app-benchmarks",
