@@ -47,6 +47,9 @@ struct StrataCommandPlugin: CommandPlugin {
         if configuration == .debug {
             print("strata: a debug build (--configuration debug): counts compare, timings are not representative")
         }
+        // The commit the executables are built from, as runs record it (`history add` keys on
+        // it): the package's HEAD now, before the build, "-dirty" with uncommitted changes.
+        let builtFrom = Self.commit(of: context.package.directoryURL)
         var worst: Int32 = 0
         for target in targets {
             let product = context.package.products(ofType: ExecutableProduct.self).first { $0.mainTarget.id == target.id }?.name ?? target.name
@@ -62,7 +65,8 @@ struct StrataCommandPlugin: CommandPlugin {
                 args += ["--out", "reports/\(product)/latest.json"]
             }
             print("strata: \(executable.url.path) \(args.joined(separator: " "))")
-            let status = try Self.run(executable.url, args, in: context.package.directoryURL)
+            let status = try Self.run(executable.url, args, in: context.package.directoryURL,
+                                      environment: builtFrom.map { ["STRATA_BUILT_FROM": $0] } ?? [:])
             if status != 0 {
                 print("strata: \(product) exited with status \(status)\(Self.meaning(status))")
                 if worst != 2 && (worst == 0 || status == 2) { worst = status }
@@ -104,11 +108,32 @@ struct StrataCommandPlugin: CommandPlugin {
         return set.contains("avx2") && set.contains("fma") ? ["-target-cpu", "haswell", "-DSTRATA_TARGET_HASWELL"] : []
     }
 
-    static func run(_ executable: URL, _ arguments: [String], in directory: URL) throws -> Int32 {
+    /// `git rev-parse HEAD` of the package, with "-dirty" when tracked files have changes; nil
+    /// outside a git repository.
+    static func commit(of directory: URL) -> String? {
+        func git(_ args: [String]) -> String? {
+            let p = Process(), out = Pipe()
+            p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            p.arguments = ["git"] + args
+            p.currentDirectoryURL = directory
+            p.standardOutput = out
+            p.standardError = FileHandle.nullDevice
+            guard (try? p.run()) != nil else { return nil }
+            let data = out.fileHandleForReading.readDataToEndOfFile()
+            p.waitUntilExit()
+            return p.terminationStatus == 0 ? String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) : nil
+        }
+        guard let head = git(["rev-parse", "HEAD"]), !head.isEmpty else { return nil }
+        let dirty = !(git(["status", "--porcelain", "--untracked-files=no"]) ?? "").isEmpty
+        return head + (dirty ? "-dirty" : "")
+    }
+
+    static func run(_ executable: URL, _ arguments: [String], in directory: URL, environment: [String: String]) throws -> Int32 {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
         process.currentDirectoryURL = directory
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
         try process.run()
         process.waitUntilExit()
         return process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus

@@ -90,6 +90,7 @@ struct RunCommand: ParsableCommand {
         if let knob = ProcessInfo.processInfo.environment["STRATA_BENCH_INJECT_CACHE_MISSES"] {
             warnings.append("STRATA_BENCH_INJECT_CACHE_MISSES=\(knob): frame bodies carry injected side-buffer loads (a trust experiment, not a real run)")
         }
+        if let mismatch = MachineFingerprint.builtFromMismatch() { warnings.append(mismatch) }
         warnings.forEach { progress("warning: \($0)") }
 
         // 1. Google Benchmark: the suites.

@@ -51,8 +51,12 @@ public struct MachineFingerprint: Codable, Equatable {
         let memKB = meminfo.split(separator: "\n").first { $0.hasPrefix("MemTotal") }
             .flatMap { UInt64($0.split(separator: " ").dropFirst().first ?? "") } ?? 0
         let swift = run("swift", ["--version"]).map { firstLine($0) } ?? "unknown"
-        let commit = run("git", ["rev-parse", "HEAD"]).map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } ?? "unknown"
-        let dirty = !(run("git", ["status", "--porcelain", "--untracked-files=no"]) ?? "").trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+        let here = workingTreeCommit()
+        // Built by the command plugin: the commit it built from (the binary's), not the
+        // working tree's now (`builtFromMismatch` says when they differ).
+        let built = builtFrom
+        let commit = built?.commit ?? here.commit
+        let dirty = built?.dirty ?? here.dirty
         let valgrind = run("valgrind", ["--version"]).map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
         let perf = run("perf", ["stat", "-e", "instructions", "-x", ",", "true"], allowFailure: false).map { !$0.contains("not supported") } ?? false
         let gb = run("dpkg-query", ["-W", "-f=${Version}", "libbenchmark-dev"]) ?? "unknown"
@@ -64,6 +68,29 @@ public struct MachineFingerprint: Codable, Equatable {
             buildConfiguration: buildConfiguration,
             buildFlags: compiledFlags, googleBenchmarkVersion: gb, googleBenchmarkBuildType: googleBenchmarkBuildType,
             valgrind: valgrind, perfAvailable: perf, hostname: ProcessInfo.processInfo.hostName)
+    }
+
+    /// `git rev-parse HEAD` of the working directory and whether tracked files changed.
+    public static func workingTreeCommit() -> (commit: String, dirty: Bool) {
+        let commit = run("git", ["rev-parse", "HEAD"]).map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } ?? "unknown"
+        let dirty = !(run("git", ["status", "--porcelain", "--untracked-files=no"]) ?? "").trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+        return (commit.isEmpty ? "unknown" : commit, dirty)
+    }
+
+    /// The commit the running executable was built from, when its builder said
+    /// (`STRATA_BUILT_FROM=SHA` or `SHA-dirty`, set by the command plugin as it builds).
+    public static var builtFrom: (commit: String, dirty: Bool)? {
+        guard let v = ProcessInfo.processInfo.environment["STRATA_BUILT_FROM"], !v.isEmpty else { return nil }
+        return v.hasSuffix("-dirty") ? (String(v.dropLast(6)), true) : (v, false)
+    }
+
+    /// A warning when the executable was built from another commit than the working tree's
+    /// (a run records the build's: what was measured).
+    public static func builtFromMismatch() -> String? {
+        guard let built = builtFrom else { return nil }
+        let here = workingTreeCommit()
+        guard here.commit != "unknown", built.commit != here.commit || built.dirty != here.dirty else { return nil }
+        return "this executable was built from \(built.commit.prefix(12))\(built.dirty ? " with uncommitted changes" : ""), the working tree is at \(here.commit.prefix(12))\(here.dirty ? " with uncommitted changes" : ""): the run records the build's commit"
     }
 
     /// The engine's codegen flags, known at compile time through Package.swift's define.

@@ -51,6 +51,24 @@ public struct Recording: Codable, Sendable {
     /// not an animation), counted.
     public var notes: [String]
 
+    /// The recording as far as it can be encoded: when an operation cannot be (a value JSON
+    /// has no form for), the operations before it, their reads, lookups and frames, and a
+    /// note that marks the cut (`truncated at operation N of M: why`); nil when the whole
+    /// recording encodes. Replay and `scene check` read the kept part as any recording.
+    public func truncatedAtFirstUnencodable() -> (recording: Recording, index: Int, error: Error)? {
+        let encoder = Recording.encoder
+        guard let (index, error) = operations.indices.lazy.compactMap({ i -> (Int, Error)? in
+            do { _ = try encoder.encode([operations[i]]); return nil } catch { return (i, error) }
+        }).first else { return nil }
+        var kept = self
+        kept.operations = Array(operations.prefix(index))
+        kept.reads = reads.filter { $0.op < index }
+        kept.lookups = lookups?.filter { $0.op < index }
+        kept.frames = kept.operations.filter { if case .frame = $0 { return true } else { return false } }.count
+        kept.notes.append("truncated at operation \(index) of \(operations.count): it could not be encoded (\(error)); the program ran on, unrecorded")
+        return (kept, index, error)
+    }
+
     public init(program: String, createdAt: String, operations: [Op], reads: [RecordedRead], lookups: [RecordedLookup] = [],
                 frames: Int, notes: [String]) {
         self.program = program

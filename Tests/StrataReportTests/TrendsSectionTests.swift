@@ -80,6 +80,30 @@ final class TrendsSectionTests: XCTestCase {
         try XCTUnwrap(matches(#"<svg[^>]*data-chart="\#(id)"[\s\S]*?</svg>"#, in: html).first, "no chart \(id)")
     }
 
+    // MARK: A package's own series
+
+    func test_aPackagesOwnRunsGetTheirOwnSeriesNotStratas() throws {
+        let store = try HistoryStore(path: directory.appendingPathComponent("app.sqlite").path, mode: .create)
+        func appReport(_ i: Int) throws -> StrataBlock {
+            var block = try Self.report(i)
+            block.benchmarks = []
+            block.scenes = []
+            block.counts = [CountResult(name: "my-app/pulse-badges/1000", item: "badge", itemsPerIteration: 1000, iterations: 20,
+                                        instructionsPerItem: i < 4 ? 140_000 : 250_000, estimatedCyclesPerItem: 200_000,
+                                        mallocsPerItem: 43, freesPerItem: 43, bytesAllocatedPerItem: 0)]
+            return block
+        }
+        for i in 0..<7 { _ = try store.add(report: try appReport(i), source: "app-\(i).json") }
+        let trends = try ReportTrends.load(from: store, report: try appReport(7), last: 20)
+        XCTAssertEqual(trends.figures.map(\.figure.label), ["my-app/pulse-badges/1000 · instructions", "my-app/pulse-badges/1000 · estimated-cycles"])
+        let instructions = try XCTUnwrap(trends.figures.first)
+        XCTAssertEqual(instructions.points.count, 8)
+        XCTAssertEqual(instructions.changePoints.map(\.index), [4], "the +78% step at the fifth commit")
+        let html = render(try appReport(7), trends: trends)
+        XCTAssertFalse(html.contains("commit/implicit/1000"), "Strata's own series are not the package's")
+        XCTAssertTrue(trends.figures.allSatisfy(\.drawn))
+    }
+
     // MARK: A history of twelve commits and a new run
 
     func test_aNewRunIsDrawnAfterTheHistorysCommitsWithTheStepMarkedAtItsCommit() throws {
@@ -88,7 +112,9 @@ final class TrendsSectionTests: XCTestCase {
         let trends = try ReportTrends.load(from: store, report: run, last: 20)
         XCTAssertEqual(trends.commits, 12)
         XCTAssertEqual(trends.machineKey, run.machine.timingKey)
-        XCTAssertEqual(trends.figures.map(\.figure), ReportTrends.headlineFigures)
+        // The headline figures this run or the history has, in their order: none "not measured".
+        let measured = Set(HistoryStore.figures(of: run).map { ReportTrends.Figure($0.name, $0.metric) })
+        XCTAssertEqual(trends.figures.map(\.figure), ReportTrends.headlineFigures.filter { measured.contains($0) })
 
         let html = render(run, trends: trends)
         XCTAssertTrue(html.contains("<section id=\"trends\">"))
@@ -103,11 +129,8 @@ final class TrendsSectionTests: XCTestCase {
         let without = try XCTUnwrap(matches(#"(?<=<meta name="strata-chart-count" content=")[0-9]+"#, in: render(run, trends: nil)).first.flatMap { Int($0) })
         XCTAssertTrue(html.contains("<meta name=\"strata-chart-count\" content=\"\(without + expected.count)\">"),
                       "the report's own charts and the trends")
-        XCTAssertTrue(html.contains("Not drawn (fewer than 2 points): commit/implicit/1000 · estimated-cycles (not measured); "
-                                    + "frame/position/own/keyframe/1000 · instructions (not measured); frame/position/own/keyframe/1000 · estimated-cycles (not measured); "
-                                    + "lookup/built-in/interned · instructions (this run only); lookup/built-in/interned · estimated-cycles (not measured); "
-                                    + "scene/app-10k · estimated-cycles-p50 (not measured); scene/app-10k · estimated-cycles-p99 (not measured); "
-                                    + "scene/stress-100k · estimated-cycles-p50 (not measured); scene/stress-100k · estimated-cycles-p99 (not measured)."))
+        XCTAssertTrue(html.contains("Not drawn (fewer than 2 points): lookup/built-in/interned · instructions (this run only)."), html)
+        XCTAssertFalse(html.contains("(not measured)"), "what neither the run nor the history has is not listed")
 
         // The step: where 17.4 starts, commit 6 (c0ffee6), +12.3%; nowhere else.
         let step = try XCTUnwrap(trends.figures.first { $0.figure == .init("frame/opacity/shared/basic/1000", .instructions) })

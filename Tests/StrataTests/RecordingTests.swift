@@ -1,5 +1,5 @@
 import Foundation
-import Strata
+@testable import Strata
 import StrataDifferential
 import StrataScript
 import XCTest
@@ -198,6 +198,22 @@ final class RecordingTests: XCTestCase {
         let f = try SceneLoader.load(path: path).perFrame
         XCTAssertEqual(f.explicit, 2)
         XCTAssertEqual(f.changes, 0)
+    }
+
+    func test_aRecordingThatCannotBeWrittenWhereAskedIsKeptAndSaysWhere() throws {
+        let recording = Recording(program: "app", createdAt: "2026-12-07T00:00:00Z",
+                                  operations: [.frame(time: 0), .frame(time: 1.0 / 60)], reads: [], frames: 2, notes: [])
+        XCTAssertNil(recording.truncatedAtFirstUnencodable(), "every operation encodes: nothing cut")
+        let missing = NSTemporaryDirectory() + "no-such-folder-\(getpid())/out.json"
+        let message = StrataRecording.writeKeepingWhatItCan(recording, to: missing)
+        let fallback = NSTemporaryDirectory() + "/strata-recording-\(getpid()).json"
+        defer { try? FileManager.default.removeItem(atPath: fallback) }
+        XCTAssertTrue(message.hasPrefix("could not write the recording to \(missing)"), message)
+        XCTAssertTrue(message.contains("kept 2 operations and 2 frames in \(fallback)"), message)
+        XCTAssertTrue(message.contains("make \(missing)'s folder exist"), message)
+        let kept = try SceneLoader.recording(path: fallback)
+        XCTAssertEqual(kept.operations, recording.operations)
+        XCTAssertEqual(StrataRecording.writeKeepingWhatItCan(recording, to: fallback), "recorded 2 operations and 2 frames into \(fallback)")
     }
 
     /// A program recorded with no code change: this test executable run again with

@@ -63,11 +63,34 @@ public enum StrataRecording {
     static func finish(_ e: EngineContext) {
         guard let r = e.recorder, let path = r.path else { return }
         e.recorder = nil
+        FileHandle.standardError.write(Data(("strata: " + writeKeepingWhatItCan(r.recording(), to: path) + "\n").utf8))
+    }
+
+    /// Writes `recording` to `path`, keeping what it can when it cannot: the operations up to
+    /// the first that cannot be encoded, marked (`Recording.truncatedAtFirstUnencodable`), and
+    /// when `path` cannot be written, the file in the temporary folder instead. Returns what
+    /// happened, in a sentence that says what to do.
+    static func writeKeepingWhatItCan(_ recording: Recording, to path: String) -> String {
+        var recording = recording
+        var cut = ""
+        if let t = recording.truncatedAtFirstUnencodable() {
+            recording = t.recording
+            cut = " (truncated: operation \(t.index) could not be encoded, \(t.error); the file keeps the \(t.index) before it and says so in its notes, which `strata-bench scene info` prints)"
+        }
+        let what = "\(recording.operations.count) operations and \(recording.frames) frames"
         do {
-            try write(r.recording(), to: path)
-            FileHandle.standardError.write(Data("strata: recorded \(r.operations.count) operations and \(r.frames) frames into \(path)\n".utf8))
+            try write(recording, to: path)
+            return "recorded \(what) into \(path)" + cut
         } catch {
-            FileHandle.standardError.write(Data("strata: could not write the recording \(path): \(error)\n".utf8))
+            let fallback = NSTemporaryDirectory() + "/strata-recording-\(getpid()).json"
+            do {
+                try write(recording, to: fallback)
+                return "could not write the recording to \(path) (\(error.localizedDescription)): kept \(what) in \(fallback) instead"
+                    + cut + "; make \(path)'s folder exist and be writable, or move the file there"
+            } catch {
+                return "could not write the recording to \(path) nor to \(fallback) (\(error.localizedDescription)): \(what) lost"
+                    + "; set STRATA_RECORD to a writable file"
+            }
         }
     }
 }

@@ -52,6 +52,23 @@ public struct ReportTrends {
         Figure("scene/stress-100k", .estimatedCyclesP50), Figure("scene/stress-100k", .estimatedCyclesP99),
     ]
 
+    /// The figures a report's Trends section follows: the headline figures it measured, or,
+    /// when it measured none (a package's own benchmarks and scenes), its own: instructions and
+    /// estimated cycles, scenes' p99 and per-frame estimated cycles, timed benchmarks' time, at
+    /// most `limit`. Strata's own figures appear only when the report or the history has them.
+    public static func figures(for report: StrataBlock, limit: Int = 24) -> [Figure] {
+        let measured = HistoryStore.figures(of: report).map { Figure($0.name, $0.metric) }
+        let have = Set(measured)
+        var out = headlineFigures.filter { have.contains($0) }
+        // Strata's own run: its headline figures. A package's: its own.
+        if !out.isEmpty { return out }
+        let followed: [HistoryMetric] = [.instructions, .estimatedCycles, .p99, .estimatedCyclesP50, .estimatedCyclesP99, .time]
+        for metric in followed {
+            for f in measured where f.metric == metric && !out.contains(f) { out.append(f) }
+        }
+        return Array(out.prefix(limit))
+    }
+
     /// The database's path, as given.
     public var database: String
     /// This report's machine (`machine.timingKey`) and its short id.
@@ -71,8 +88,12 @@ public struct ReportTrends {
     /// The figures' last `last` commits on `report`'s machine from `store`, this run appended
     /// when its commit (and dirty flag) is not in the history, change points found among them
     /// (an older commit's report shows the newest commits, its own not among them).
-    public static func load(from store: HistoryStore, report: StrataBlock, last: Int, figures: [Figure] = headlineFigures,
+    public static func load(from store: HistoryStore, report: StrataBlock, last: Int, figures: [Figure]? = nil,
                             detector: ChangePointDetector = ChangePointDetector()) throws -> ReportTrends {
+        // By default: the report's own figures, and the headline figures this machine's
+        // history has a series of (a quick run's report still shows the scenes it skipped).
+        var seen = Set<Figure>()
+        let asked = (figures ?? (Self.figures(for: report) + headlineFigures)).filter { seen.insert($0).inserted }
         let key = report.machine.timingKey
         let machines = try store.machines()
         let mine = machines.first { $0.key == key }
@@ -82,13 +103,15 @@ public struct ReportTrends {
         // Each figure's whole series (one query per metric; names matched whole): whether this
         // run's commit is in the history at all decides whether it is appended.
         var series: [Figure: [HistoryStore.Series.Point]] = [:]
-        for metric in Order.distinct(figures.map(\.metric.rawValue)) {
-            let names = Order.distinct(figures.filter { $0.metric.rawValue == metric }.map(\.name))
+        for metric in Order.distinct(asked.map(\.metric.rawValue)) {
+            let names = Order.distinct(asked.filter { $0.metric.rawValue == metric }.map(\.name))
             let pattern = try NSRegularExpression(pattern: "^(?:" + names.map(NSRegularExpression.escapedPattern(for:)).joined(separator: "|") + ")$")
             for s in try store.series(namePattern: pattern, metric: metric, machineKey: key) {
                 if let m = HistoryMetric(rawValue: s.metric) { series[Figure(s.name, m)] = s.points }
             }
         }
+        let own = Set(Self.figures(for: report, limit: .max))
+        let figures = figures ?? asked.filter { own.contains($0) || !(series[$0] ?? []).isEmpty }
         var out: [FigureTrend] = []
         for figure in figures {
             let all = series[figure] ?? []
