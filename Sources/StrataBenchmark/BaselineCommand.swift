@@ -78,7 +78,13 @@ struct RunSelection: ParsableArguments {
     @Option(help: "Regular expression over benchmark names (as `run --filter`).") var filter: String?
     @Option(name: .customLong("suite"), help: "Suites to run (repeatable; as `run --suite`).") var suites: [String] = []
     @Option(name: .customLong("scene"), help: ArgumentHelp("Scenes to run (repeatable; as `run --scene`).", valueName: "name")) var scenes: [String] = []
-    @Argument(parsing: .postTerminator, help: "`run` options, after `--`.") var runOptions: [String] = []
+    @Option(help: ArgumentHelp("Heap placements of each counted body (as `run --count-layouts`).", valueName: "n")) var countLayouts: Int?
+    @Option(help: ArgumentHelp("Iterations of each counted body (as `run --count-iterations`).", valueName: "n")) var countIterations: Int?
+    @Option(help: ArgumentHelp("Heap placements of each scene (as `run --count-scene-layouts`).", valueName: "n")) var countSceneLayouts: Int?
+    @Option(help: ArgumentHelp("Frames of each scene counted (as `run --count-frames`).", valueName: "n")) var countFrames: Int?
+    @Option(help: ArgumentHelp("Repetitions of each timed benchmark (as `run --repetitions`).", valueName: "n")) var repetitions: Int?
+    @Argument(parsing: .postTerminator, help: "Other `run` options, after `--` (not through `swift package`, which keeps `--` for itself).")
+    var runOptions: [String] = []
 
     /// Runs `run` into `out` (its HTML and players beside it), compared with nothing.
     func run(out: String) throws -> StrataBlock {
@@ -88,6 +94,11 @@ struct RunSelection: ParsableArguments {
         if let filter { args += ["--filter", filter] }
         for s in suites { args += ["--suite", s] }
         for s in scenes { args += ["--scene", s] }
+        for (option, value) in [("--count-layouts", countLayouts), ("--count-iterations", countIterations),
+                                ("--count-scene-layouts", countSceneLayouts), ("--count-frames", countFrames),
+                                ("--repetitions", repetitions)] {
+            if let value { args += [option, String(value)] }
+        }
         args += ["--out", out, "--baseline", "none", "--gate", "none"]
         progress("\(commandName) run \(args.joined(separator: " "))")
         let command: RunCommand

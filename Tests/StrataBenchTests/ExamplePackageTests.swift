@@ -1,4 +1,5 @@
 import Foundation
+import StrataReportModel
 import XCTest
 
 /// Benchmarks/Examples/MyAppBenchmarks: a package of its own that depends on Strata (by URL and
@@ -112,5 +113,84 @@ final class ExamplePackageTests: XCTestCase {
         XCTAssertEqual(try run(exe, ["scene", "player", "no-such-feed", "--out", page]).0, 64)
         // Unknown options are usage errors, as with strata-bench.
         XCTAssertEqual(try run(exe, ["run", "--suite", "nope"]).0, 64)
+    }
+
+    /// Named baselines and the thresholds file on the example package: stored, checked, judged,
+    /// with package-benchmark's exit statuses, first by the executable (what the plugin runs),
+    /// then through `swift package strata` itself. The planted work is the harness's knob
+    /// (STRATA_BENCH_INJECT_SLOWDOWN adds 10% to every counted frame of the package's own Swift
+    /// scene): scripts/check-versioned-dependency plants it in the package's code, in release.
+    func test_baselinesAndThresholdsOnTheExamplePackageThroughTheExecutableAndThePlugin() throws {
+        let exe = try exampleExecutable()
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("strata-example-baselines-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let store = ["--baselines", dir.appendingPathComponent("baselines").path, "--thresholds", dir.appendingPathComponent("thresholds.json").path,
+                     "--reports", dir.appendingPathComponent("reports").path]
+        // The scene's frame cost only, one placement, 12 frames: seconds in a debug build.
+        let selection = ["--counts-only", "--filter", "^scene/my-app-feed$", "--count-scene-layouts", "1", "--count-frames", "12"]
+        func example(_ args: [String], slowdown: Bool = false) throws -> (Int32, String) {
+            try runProcess(exe, args, environment: slowdown ? ["STRATA_BENCH_INJECT_SLOWDOWN": "10"] : [:])
+        }
+
+        var (status, out) = try example(["baseline", "update", "main"] + store + selection)
+        XCTAssertEqual(status, 0, String(out.suffix(3000)))
+        XCTAssertTrue(out.contains("baseline 'main' stored: \(dir.path)/baselines/main.json"), String(out.suffix(500)))
+        (status, out) = try example(["baseline", "list"] + store)
+        XCTAssertTrue(out.hasPrefix("main\t"), out)
+        // The same code again: every figure unchanged, exit 0.
+        (status, out) = try example(["baseline", "check", "main"] + store + selection)
+        XCTAssertEqual(status, 0, String(out.suffix(3000)))
+        XCTAssertTrue(out.contains("exit status 0 (gate: counts, against baseline 'main')"), String(out.suffix(1000)))
+        // 10% more work in every frame: exit 2, the scene named, the Markdown summary written.
+        let summary = dir.appendingPathComponent("summary.md").path
+        (status, out) = try example(["baseline", "check", "main", "--markdown", summary] + store + selection, slowdown: true)
+        XCTAssertEqual(status, 2, String(out.suffix(3000)))
+        XCTAssertTrue(out.contains("regression") && out.contains("instructions-p50") && out.contains("scene/my-app-feed"), String(out.suffix(2000)))
+        XCTAssertTrue(try String(contentsOfFile: summary, encoding: .utf8).contains("| regression | `scene/my-app-feed` | instructions-p50 |"))
+        // Not found, and not a name: 5 and 64.
+        XCTAssertEqual(try example(["baseline", "check", "nope"] + store + selection).0, 5)
+        XCTAssertEqual(try example(["baseline", "update", "../escape"] + store).0, 64)
+
+        // Thresholds recorded from the baseline; the planted run (the last report) fails them.
+        (status, out) = try example(["thresholds", "update", "--baseline", "main"] + store)
+        XCTAssertEqual(status, 0, out)
+        let thresholds = try Thresholds.read(dir.appendingPathComponent("thresholds.json"))
+        let p50 = try XCTUnwrap(thresholds.benchmarks["scene/my-app-feed"]?["instructions-p50"]?.value)
+        XCTAssertGreaterThan(p50, 1000)
+        (status, out) = try example(["thresholds", "check", "--baseline", "main", "--gate", "counts"] + store)
+        XCTAssertEqual(status, 0, out)
+        let planted = dir.appendingPathComponent("reports/latest.json").path
+        (status, out) = try example(["thresholds", "check", "--from", planted, "--gate", "counts"] + store)
+        XCTAssertEqual(status, 2, out)
+        // A tolerance of 15% for this scene's instructions lets the 10% through; the other
+        // figures (estimated cycles, at the default 1%) still fail.
+        var loose = thresholds
+        loose.benchmarks["scene/my-app-feed"]?["instructions-p50"]?.relative = 15
+        loose.benchmarks["scene/my-app-feed"]?["instructions-p99"]?.relative = 15
+        try loose.encoded().write(to: dir.appendingPathComponent("thresholds.json"))
+        (status, out) = try example(["thresholds", "check", "--from", planted, "--gate", "counts"] + store)
+        XCTAssertEqual(status, 2, out)
+        XCTAssertFalse(out.contains("regression               instructions-p50"), out)
+        XCTAssertTrue(out.contains("regression               estimated-cycles-p50"), out)
+        (status, out) = try example(["thresholds", "read"] + store)
+        XCTAssertTrue(out.contains("±15%") && out.contains("±1% (default)"), out)
+
+        // Through the command plugin, as a team types it: it finds the benchmark executable,
+        // builds it (here the debug build scripts/test made, in the project's scratch folder)
+        // and runs the command from the package's folder. SwiftPM turns the plugin's status 2
+        // into 1; the plugin's line names it.
+        let swift = ["/usr/bin/swift", "/usr/local/bin/swift", "/opt/swift/usr/bin/swift"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        let swiftPath = try XCTUnwrap(swift)
+        // (`swift test` holds the scratch folder's lock while the tests run: --ignore-lock, the
+        // build being one that scripts/test already made, so the plugin's build changes nothing.)
+        let plugin = ["package", "--scratch-path", Self.root.appendingPathComponent(".build").path, "--ignore-lock", "strata", "--configuration", "debug"]
+        (status, out) = try runProcess(swiftPath, plugin + ["baseline", "check", "main"] + store + selection, in: Self.package,
+                                       environment: ["STRATA_CHECKOUT": "../../..", "STRATA_BENCH_INJECT_SLOWDOWN": "10"])
+        XCTAssertEqual(status, 1, String(out.suffix(3000)))
+        XCTAssertTrue(out.contains("strata: building my-app-benchmarks (debug)"), String(out.suffix(3000)))
+        XCTAssertTrue(out.contains("strata: my-app-benchmarks exited with status 2: a regression"), String(out.suffix(3000)))
+        (status, out) = try runProcess(swiftPath, plugin + ["baseline", "list"] + store, in: Self.package, environment: ["STRATA_CHECKOUT": "../../.."])
+        XCTAssertEqual(status, 0, String(out.suffix(3000)))
+        XCTAssertTrue(out.contains("main\t"), out)
     }
 }
