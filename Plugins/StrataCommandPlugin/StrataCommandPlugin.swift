@@ -54,11 +54,13 @@ struct StrataCommandPlugin: CommandPlugin {
         for target in targets {
             let product = context.package.products(ofType: ExecutableProduct.self).first { $0.mainTarget.id == target.id }?.name ?? target.name
             print("strata: building \(product) (\(configuration == .release ? "release" : "debug")\(tuning.isEmpty ? "" : ", " + tuning.prefix(2).joined(separator: " ")))")
+            let started = Date()
             let result = try packageManager.build(.product(product), parameters: parameters)
             guard result.succeeded, let executable = result.builtArtifacts.first(where: { $0.kind == .executable && $0.url.lastPathComponent == product }) else {
                 print(result.logText)
                 fail("building \(product) failed", status: 1)
             }
+            print("strata: built \(product) in \(Int(Date().timeIntervalSince(started).rounded())) s")
             var args = rest
             // Each target's run goes to a folder of its own.
             if args.first == "run" && !args.contains(where: { $0 == "--out" || $0.hasPrefix("--out=") }) {
