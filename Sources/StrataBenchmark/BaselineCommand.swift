@@ -190,8 +190,11 @@ struct BaselineCommand: ParsableCommand {
             let path = store.baselinePath(name)
             try createParent(of: path)
             let existed = FileManager.default.fileExists(atPath: path)
-            if existed { try FileManager.default.removeItem(atPath: path) }
-            try FileManager.default.copyItem(atPath: report, toPath: path)
+            // (`--from` the stored file itself: nothing to copy.)
+            if URL(fileURLWithPath: report).standardizedFileURL != URL(fileURLWithPath: path).standardizedFileURL {
+                if existed { try FileManager.default.removeItem(atPath: path) }
+                try FileManager.default.copyItem(atPath: report, toPath: path)
+            }
             let block = try ReportBuilder.read(URL(fileURLWithPath: path)).strata
             print("baseline '\(name)' \(existed ? "updated" : "stored"): \(path) (\(describe(block)))")
         }

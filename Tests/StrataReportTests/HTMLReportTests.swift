@@ -251,6 +251,19 @@ final class HTMLReportTests: XCTestCase {
         }
     }
 
+    func test_anUnpairedComparisonsSceneFrameTimesAreListedAsShownNotJudged() throws {
+        let base = try Fixtures.fullBlock()
+        var head = base
+        head.scenes[0].p99 *= 400
+        let comparison = Comparator().compare(base: base, head: head, basePath: "base.json", headPath: "head.json")
+        let rows = comparison.rows.filter { $0.metric == "frame-time-p99" }
+        XCTAssertEqual(rows.count, base.scenes.count)
+        XCTAssertTrue(rows.allSatisfy { $0.verdict == .informational })
+        let html = render(head, comparison: comparison, baseline: base)
+        XCTAssertTrue(html.contains("\(base.scenes.count * 2) scene frame times (shown, not judged"), "the summary names them as what they are")
+        XCTAssertTrue(html.contains(String(format: "%.3g ms", head.scenes[0].p99)), "in ms, as the paired rows")
+    }
+
     // MARK: absent data
 
     func test_quickRunLeavesOutWhatItDidNotMeasure() throws {

@@ -100,7 +100,7 @@ enum VerdictStyle {
     static func value(_ x: Double?, metric: String) -> String {
         switch metric {
         case "time": return Format.ns(x)
-        case "p50", "p99": return x.map { String(format: "%.3g ms", $0) } ?? Format.dash
+        case "p50", "p99", "frame-time-p50", "frame-time-p99": return x.map { String(format: "%.3g ms", $0) } ?? Format.dash
         case "hitch": return x.map { String(format: "%.3g ms/s", $0) } ?? Format.dash
         default: return Format.perItem(x)
         }

@@ -47,8 +47,12 @@ enum ComparisonSection {
             table += notable.rows.isEmpty ? paragraph("Nothing changed beyond its threshold.", cls: "callout good") : notable.html
             if !rest.rows.isEmpty {
                 let n = sorted.filter { $0.verdict == .unchanged }.count, m = sorted.filter { $0.verdict == .insufficientData }.count
-                let k = sorted.filter { $0.verdict == .informational }.count
-                table += "<details><summary>\(n) unchanged\(m > 0 ? ", \(m) with insufficient data" : "")\(k > 0 ? ", \(k) cache-miss counts (shown, not judged: estimated cycles carry them)" : "")</summary>\(rest.html)</details>"
+                let info = sorted.filter { $0.verdict == .informational }
+                let frames = info.filter { $0.metric.hasPrefix("frame-time") }.count, k = info.count - frames
+                table += "<details><summary>\(n) unchanged\(m > 0 ? ", \(m) with insufficient data" : "")"
+                    + (k > 0 ? ", \(k) cache-miss counts (shown, not judged: estimated cycles carry them)" : "")
+                    + (frames > 0 ? ", \(frames) scene frame times (shown, not judged: two runs cannot; the scenes' counts and `ab` can)" : "")
+                    + "</summary>\(rest.html)</details>"
             }
         }
         return .make(id: "comparison", title: "Against the baseline", intro: html, charts: charts, gridded: false, outro: table)
