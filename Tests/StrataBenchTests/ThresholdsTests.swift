@@ -140,4 +140,29 @@ final class ThresholdsTests: XCTestCase {
         // A hand-written file with benchmarks only is a valid one (version and defaults implied).
         XCTAssertEqual(error(#"{"benchmarks": {"a": {"instructions": {"value": 5, "relative": 2}}}}"#), "")
     }
+
+    /// The commit a run records: the one the command plugin built from (STRATA_BUILT_FROM),
+    /// and a warning when the working tree is elsewhere.
+    func test_aRunRecordsTheCommitItsExecutableWasBuiltFromAndSaysWhenTheTreeDiffers() {
+        let saved = getenv("STRATA_BUILT_FROM").map { String(cString: $0) }
+        defer { if let saved { setenv("STRATA_BUILT_FROM", saved, 1) } else { unsetenv("STRATA_BUILT_FROM") } }
+        unsetenv("STRATA_BUILT_FROM")
+        XCTAssertNil(MachineFingerprint.builtFrom)
+        XCTAssertNil(MachineFingerprint.builtFromMismatch(), "not built by the plugin: nothing to compare")
+        setenv("STRATA_BUILT_FROM", "0123456789abcdef0123456789abcdef01234567-dirty", 1)
+        XCTAssertEqual(MachineFingerprint.builtFrom?.commit, "0123456789abcdef0123456789abcdef01234567")
+        XCTAssertEqual(MachineFingerprint.builtFrom?.dirty, true)
+        let machine = MachineFingerprint.current()
+        XCTAssertEqual(machine.gitCommit, "0123456789abcdef0123456789abcdef01234567", "the build's commit, not the tree's")
+        XCTAssertTrue(machine.gitDirty)
+        if MachineFingerprint.workingTreeCommit().commit != "unknown" {
+            let warning = MachineFingerprint.builtFromMismatch()
+            XCTAssertTrue(warning?.hasPrefix("this executable was built from 0123456789ab with uncommitted changes, the working tree is at ") == true,
+                          warning ?? "no warning")
+        }
+        // Built from the tree as it is: no warning.
+        let here = MachineFingerprint.workingTreeCommit()
+        setenv("STRATA_BUILT_FROM", here.commit + (here.dirty ? "-dirty" : ""), 1)
+        XCTAssertNil(MachineFingerprint.builtFromMismatch())
+    }
 }
