@@ -60,7 +60,7 @@ struct AbCommand: ParsableCommand {
         guard rounds >= 1 else { throw ValidationError("--rounds must be at least 1") }
         guard warmupRounds >= 0 else { throw ValidationError("--warmup-rounds must not be negative") }
         guard ["text", "markdown"].contains(format) else { throw ValidationError("--format must be text or markdown") }
-        guard Gate(rawValue: gate) != nil else { throw ValidationError("--gate must be one of all, counts, none") }
+        _ = try parseGate(gate)
         guard minTime > 0 && minTime.isFinite else { throw ValidationError("--min-time must be a positive number of seconds") }
         guard repetitions >= 1 else { throw ValidationError("--repetitions must be at least 1") }
         guard scenePasses >= 1 else { throw ValidationError("--scene-passes must be at least 1") }

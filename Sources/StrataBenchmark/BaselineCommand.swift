@@ -39,10 +39,7 @@ struct StoreOptions: ParsableArguments {
                        + (known.isEmpty ? "(none stored yet: `baseline update \(name)` records one)" : "(stored: \(known.joined(separator: ", ")))"))
             throw ExitCode(5)
         }
-        do { return try ReportBuilder.read(URL(fileURLWithPath: path)).strata } catch {
-            printError("baseline '\(name)' (\(path)): \(error)")
-            throw ExitCode(65)
-        }
+        return try readBlock(path, label: "baseline '\(name)' (\(path))", exitCode: 65)
     }
 
     /// The thresholds file, nil when there is none (`required`: exit 5 instead), exit 65 when
@@ -107,10 +104,7 @@ struct RunSelection: ParsableArguments {
             throw ExitCode(64)
         }
         try command.run()
-        do { return try ReportBuilder.read(URL(fileURLWithPath: out)).strata } catch {
-            printError("the run's report \(out) cannot be read: \(error)")
-            throw ExitCode(3)
-        }
+        return try readBlock(out, label: "the run's report \(out) cannot be read", exitCode: 3)
     }
 }
 
@@ -179,10 +173,7 @@ struct BaselineCommand: ParsableCommand {
             let report: String
             if let from {
                 report = from
-                do { _ = try ReportBuilder.read(URL(fileURLWithPath: from)) } catch {
-                    printError("\(from): \(error)")
-                    throw ExitCode(65)
-                }
+                _ = try readBlock(from, label: from, exitCode: 65)
             } else {
                 report = store.reportsDirectory + "/baseline-\(name).json"
                 _ = try selection.run(out: report)
@@ -236,12 +227,12 @@ struct BaselineCommand: ParsableCommand {
         func validate() throws {
             try checkBaselineName(name)
             if let other { try checkBaselineName(other) }
-            guard Gate(rawValue: gate) != nil else { throw ValidationError("--gate must be one of \(Gate.allCases.map(\.rawValue).joined(separator: ", "))") }
+            _ = try parseGate(gate)
             _ = try missingPattern(allowMissing)
         }
 
         func run() throws {
-            let gate = Gate(rawValue: gate) ?? .counts
+            let gate = try parseGate(gate)
             let allowed = try missingPattern(allowMissing)
             let (c, against) = try compareWithBaseline(name: name, other: other, store: store, selection: selection)
             try output.write(c, title: "\(commandName): check against baseline '\(name)'", gate: gate, allowed: allowed)
@@ -360,10 +351,7 @@ struct ThresholdsCommand: ParsableCommand {
         func run() throws {
             let block: StrataBlock
             if let baseline { block = try store.read(baseline) } else if let from {
-                do { block = try ReportBuilder.read(URL(fileURLWithPath: from)).strata } catch {
-                    printError("\(from): \(error)")
-                    throw ExitCode(65)
-                }
+                block = try readBlock(from, label: from, exitCode: 65)
             } else {
                 block = try selection.run(out: store.reportsDirectory + "/thresholds.json")
             }
@@ -395,12 +383,12 @@ struct ThresholdsCommand: ParsableCommand {
         func validate() throws {
             if let baseline { try checkBaselineName(baseline) }
             if from != nil && baseline != nil { throw ValidationError("--from and --baseline: one source at a time") }
-            guard Gate(rawValue: gate) != nil else { throw ValidationError("--gate must be one of \(Gate.allCases.map(\.rawValue).joined(separator: ", "))") }
+            _ = try parseGate(gate)
             _ = try missingPattern(allowMissing)
         }
 
         func run() throws {
-            let gate = Gate(rawValue: gate) ?? .all
+            let gate = try parseGate(gate)
             let allowed = try missingPattern(allowMissing)
             guard let thresholds = try store.readThresholds(required: true) else { throw ExitCode(5) }
             let block: StrataBlock, headPath: String
@@ -409,10 +397,7 @@ struct ThresholdsCommand: ParsableCommand {
                 headPath = store.baselinePath(baseline)
             } else if let from {
                 headPath = from
-                do { block = try ReportBuilder.read(URL(fileURLWithPath: from)).strata } catch {
-                    printError("\(from): \(error)")
-                    throw ExitCode(3)
-                }
+                block = try readBlock(from, label: from, exitCode: 3)
             } else {
                 headPath = store.reportsDirectory + "/latest.json"
                 block = try selection.run(out: headPath)

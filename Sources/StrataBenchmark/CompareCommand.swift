@@ -41,9 +41,7 @@ struct CompareCommand: ParsableCommand {
     var thresholds: String?
 
     func run() throws {
-        guard let gate = Gate(rawValue: gate) else {
-            throw ValidationError("--gate must be one of \(Gate.allCases.map(\.rawValue).joined(separator: ", "))")
-        }
+        let gate = try parseGate(gate)
         guard ["text", "markdown"].contains(format) else { throw ValidationError("--format must be text or markdown") }
         var comparator = Comparator(timeThreshold: try fraction(threshold, "--threshold"),
                                     countThreshold: try fraction(countThreshold, "--count-threshold"),
@@ -55,16 +53,8 @@ struct CompareCommand: ParsableCommand {
                 throw ExitCode(65)
             }
         }
-        let base: StrataBlock
-        do { base = try ReportBuilder.read(URL(fileURLWithPath: baseline)).strata } catch {
-            printError("baseline: \(error)")
-            throw ExitCode(5)
-        }
-        let headBlock: StrataBlock
-        do { headBlock = try ReportBuilder.read(URL(fileURLWithPath: head)).strata } catch {
-            printError("head: \(error)")
-            throw ExitCode(3)
-        }
+        let base = try readBlock(baseline, label: "baseline", exitCode: 5)
+        let headBlock = try readBlock(head, label: "head", exitCode: 3)
         let allowed = try missingPattern(allowMissing)
         let comparison = comparator.compare(base: base, head: headBlock, basePath: baseline, headPath: head)
         print(format == "markdown" ? comparison.markdown(gate: gate, allowMissing: allowed) : comparison.table(all: all))
@@ -91,6 +81,23 @@ func loadNoiseBands(_ path: String?) throws -> NoiseBands? {
     } catch {
         printError("\(bandsPath): not a noise-band file written by `\(commandName) ab` (\(error))")
         throw ExitCode(65)
+    }
+}
+
+/// `--gate TEXT` as a gate; a usage error naming the gates there are.
+func parseGate(_ text: String) throws -> Gate {
+    guard let gate = Gate(rawValue: text) else {
+        throw ValidationError("--gate must be one of \(Gate.allCases.map(\.rawValue).joined(separator: ", "))")
+    }
+    return gate
+}
+
+/// The strata block of the report at `path`. A report that cannot be read is said on stderr,
+/// after `label` (`baseline`, `head`, the path), and ends the command with `exitCode`.
+func readBlock(_ path: String, label: String, exitCode: Int32) throws -> StrataBlock {
+    do { return try ReportBuilder.read(URL(fileURLWithPath: path)).strata } catch {
+        printError("\(label): \(error)")
+        throw ExitCode(exitCode)
     }
 }
 

@@ -26,10 +26,7 @@ struct ReportCommand: ParsableCommand {
         var base: StrataBlock?
         var comparison: Comparison?
         if let baseline {
-            do { base = try ReportBuilder.read(URL(fileURLWithPath: baseline)).strata } catch {
-                printError("baseline: \(error)")
-                throw ExitCode(5)
-            }
+            base = try readBlock(baseline, label: "baseline", exitCode: 5)
             comparison = Comparator(timeThreshold: try fraction(threshold, "--threshold"))
                 .compare(base: base!, head: head.strata, basePath: baseline, headPath: input)
         }

@@ -59,10 +59,7 @@ struct RunCommand: ParsableCommand {
         }
         if let r = repetitions, r < 1 { throw ValidationError("--repetitions must be at least 1") }
         if let t = minTime, !(t > 0 && t.isFinite) { throw ValidationError("--min-time must be a positive number of seconds") }
-        guard let g = Gate(rawValue: gate) else {
-            throw ValidationError("--gate must be one of \(Gate.allCases.map(\.rawValue).joined(separator: ", "))")
-        }
-        if g != .none && baselinePath == nil {
+        if try parseGate(gate) != .none && baselinePath == nil {
             throw ValidationError("--gate \(gate) needs a baseline: --baseline FILE (reports/baseline.json is used when it exists)")
         }
         _ = try missingPattern(allowMissing)
