@@ -19,6 +19,8 @@ struct RunCommand: ParsableCommand {
     var suites: [String] = []
     @Option(help: "Regular expression over benchmark names (scenes: over `scene/NAME`, those named with --scene too).") var filter: String?
     @Flag(help: "CI's short run: the quick subset, 3 repetitions, short minimum time, short scenes.") var quick = false
+    @Flag(help: "Every case of the chosen suites (the whole matrix; strata-bench's 398 take about 8 minutes), not only the headline the default run times (its headline cases, counted bodies and quick subset). Any --filter selects from every case too.")
+    var full = false
     @Option(help: "Repetitions of each benchmark (Google Benchmark's --benchmark_repetitions). Default: 9, quick 3.")
     var repetitions: Int?
     @Option(help: "Minimum seconds per repetition (--benchmark_min_time). Default 0.05, quick 0.01.") var minTime: Double?
@@ -53,6 +55,7 @@ struct RunCommand: ParsableCommand {
         guard (1...15).contains(countLayouts) else { throw ValidationError("--count-layouts must be in 1...15") }
         guard (1...10_000).contains(countIterations) else { throw ValidationError("--count-iterations must be in 1...10000") }
         if let f = countFrames, f < 1 { throw ValidationError("--count-frames must be at least 1") }
+        if full && quick { throw ValidationError("--full and --quick choose different cases: give one") }
         guard (1...15).contains(countSceneLayouts) else { throw ValidationError("--count-scene-layouts must be in 1...15") }
         for s in suites where !Catalog.suites.contains(s) {
             throw ValidationError("unknown suite '\(s)'; suites: \(Catalog.suites.joined(separator: ", "))")
@@ -76,7 +79,11 @@ struct RunCommand: ParsableCommand {
         let swiftScenes = swiftNamed + (chosen.contains("scenes") ? Catalog.swiftScenes.filter { s in !swiftNamed.contains { $0.name == s.name } } : [])
         let reps = repetitions ?? (quick ? 3 : 9)
         let minTime = self.minTime ?? (quick ? 0.01 : 0.05)
-        let cases = countsOnly ? [] : try Catalog.select(suites: chosen, quick: quick, filter: filter)
+        // The default run times the headline (when the catalog names one); --full, --quick
+        // and --filter choose from every case.
+        let headlineOnly = !full && !quick && filter == nil && !Catalog.headlinePatterns.isEmpty
+        let selection = quick ? "quick" : filter != nil ? "filter" : headlineOnly ? "headline" : "full"
+        let cases = countsOnly ? [] : try Catalog.select(suites: chosen, quick: quick, filter: filter, headlineOnly: headlineOnly)
         var warnings: [String] = []
         if _isDebugAssertConfiguration() {
             warnings.append("\(commandName) is a debug build: timings are not representative (build with -c release)")
@@ -98,13 +105,16 @@ struct RunCommand: ParsableCommand {
         var document: [String: Any] = [:]
         var summaries: [BenchmarkSummary] = []
         if !cases.isEmpty {
-            progress("running \(cases.count) benchmarks (\(reps) repetitions, min time \(minTime) s) on Google Benchmark")
+            let of = headlineOnly ? " (the headline of \(try Catalog.select(suites: chosen, quick: false, filter: nil).count); --full runs them all)" : ""
+            progress("running \(cases.count) benchmarks\(of) (\(reps) repetitions, min time \(minTime) s) on Google Benchmark")
             let runner = GoogleBenchmarkRunner()
             runner.register(cases)
             runner.addContext("strata_build", MachineFingerprint.compiledFlags)
+            let t0 = Date()
             let (json, _) = try runner.run(arguments: gbArguments)
             document = try ReportBuilder.parseGoogleBenchmark(json, warnings: &warnings)
             summaries = ReportBuilder.summaries(document, cases: cases)
+            progress("timed \(cases.count) benchmarks in \(Int(Date().timeIntervalSince(t0))) s")
         } else {
             document = ["context": [String: Any](), "benchmarks": [Any]()]
         }
@@ -136,8 +146,10 @@ struct RunCommand: ParsableCommand {
                     progress("warning: \(w)")
                 }
             }
+            let t0 = Date()
             scenes = countsOnly ? [] : try sceneOptions.run(selected, quick: quick, playerPath: players ? playerPath : nil, warnings: &warnings)
             if !countsOnly { scenes += try sceneOptions.run(selectedSwift, quick: quick, playerPath: players ? playerPath : nil, warnings: &warnings) }
+            if !scenes.isEmpty { progress("ran \(scenes.count) scene\(scenes.count == 1 ? "" : "s") in \(Int(Date().timeIntervalSince(t0))) s") }
         }
 
         // 4. Deterministic counts.
@@ -149,7 +161,9 @@ struct RunCommand: ParsableCommand {
                 chosen.contains(c.suite)
                     && (re.map { $0.firstMatch(in: c.name, range: NSRange(c.name.startIndex..., in: c.name)) != nil } ?? true)
             }
+            let t0 = Date()
             counts = try countAll(counted, layouts: countLayouts, warnings: &warnings)
+            if !counted.isEmpty { progress("counted \(counted.count) bodies in \(Int(Date().timeIntervalSince(t0))) s") }
         }
         // 5. The scenes' deterministic frame cost.
         if !noCounts {
@@ -158,7 +172,7 @@ struct RunCommand: ParsableCommand {
         }
 
         let options = RunOptions(quick: quick, suites: chosen, filter: filter, repetitions: reps, minTime: minTime,
-                                 googleBenchmarkArguments: gbArguments)
+                                 googleBenchmarkArguments: gbArguments, selection: selection)
         let gate = Gate(rawValue: gate) ?? .none
         let comparison = try writeRunReport(started: started, document: document, buildType: buildType, options: options, summaries: summaries,
                                             scenes: scenes, counts: counts, handCheck: handCheck, warnings: warnings, out: out, html: html,

@@ -41,17 +41,29 @@ enum Catalog {
     }
 
     /// Cases selected by suite, `--quick` and a regex over names (searched, as Google
-    /// Benchmark's --benchmark_filter does).
-    static func select(suites: [String], quick: Bool, filter: String?) throws -> [BenchmarkCase] {
+    /// Benchmark's --benchmark_filter does); `headlineOnly`: of those, the headline's (when the
+    /// catalog names one).
+    static func select(suites: [String], quick: Bool, filter: String?, headlineOnly: Bool = false) throws -> [BenchmarkCase] {
         let re = try filter.map { f -> NSRegularExpression in
             do { return try NSRegularExpression(pattern: f) } catch {
                 throw ValidationError("--filter '\(f)' is not a valid regular expression")
             }
         }
         return cases(suites: suites).filter { c in
-            (!quick || c.quick)
+            (!quick || c.quick) && (!headlineOnly || isHeadline(c))
                 && (re.map { $0.firstMatch(in: c.name, range: NSRange(c.name.startIndex..., in: c.name)) != nil } ?? true)
         }
+    }
+
+    /// Regular expressions naming the cases `run` runs by default (`StrataBenchmark.register(headline:)`);
+    /// empty: every case.
+    nonisolated(unsafe) static var headlinePatterns: [NSRegularExpression] = []
+
+    /// A case of the default run: named by the headline, counted, or in the quick subset (so
+    /// the default run times everything CI's quick run and its gate look at).
+    static func isHeadline(_ c: BenchmarkCase) -> Bool {
+        headlinePatterns.isEmpty || c.quick || countedNames.contains(c.name)
+            || headlinePatterns.contains { $0.firstMatch(in: c.name, range: NSRange(c.name.startIndex..., in: c.name)) != nil }
     }
 
     /// The bodies counted under callgrind and for mallocs: small, fixed workloads.

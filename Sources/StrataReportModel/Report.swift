@@ -62,15 +62,21 @@ public struct RunOptions: Codable, Equatable {
     public var minTime: Double
     /// The arguments handed to Google Benchmark.
     public var googleBenchmarkArguments: [String]
+    /// Which cases of the chosen suites ran: `headline` (the default of a catalog that names
+    /// one: its headline cases, counted bodies and quick subset), `full` (every case: `--full`,
+    /// or a catalog without a headline), `quick` or `filter`. Absent in reports before 1.2.0.
+    public var selection: String?
 
     /// Options as given.
-    public init(quick: Bool, suites: [String], filter: String?, repetitions: Int, minTime: Double, googleBenchmarkArguments: [String]) {
+    public init(quick: Bool, suites: [String], filter: String?, repetitions: Int, minTime: Double, googleBenchmarkArguments: [String],
+                selection: String? = nil) {
         self.quick = quick
         self.suites = suites
         self.filter = filter
         self.repetitions = repetitions
         self.minTime = minTime
         self.googleBenchmarkArguments = googleBenchmarkArguments
+        self.selection = selection
     }
 }
 

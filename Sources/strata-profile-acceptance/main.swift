@@ -1,21 +1,27 @@
 // The profiler's acceptance workloads (StrataProfilerTests runs this release executable).
 //
-//   strata-profile-acceptance --out DIR [--seconds 2] [--hz 1000] [--mode wall|cpu]
+//   strata-profile-acceptance --out DIR [--seconds 2 | --cpu-seconds S] [--hz 1000] [--mode wall|cpu]
 //                             [--unwinder backtrace|dwarf|fp] [--slots 6,3,1]
 //     commit-like, lookup-like and evaluate-like work in a 6:3:1 ratio of CPU time (or the
 //     ratio --slots gives: a planted slowdown of one of them for the differential tests),
 //     profiled in-process; writes profile.folded, profile.speedscope.json, profile.pprof, profile.pb,
 //     trace.json, flamegraph.html and summary.json to DIR.
 //
-//   strata-profile-acceptance stress --out DIR [--seconds 2] [--hz 10000] [--unwinder ...]
+//   strata-profile-acceptance stress --out DIR [--seconds 2 | --cpu-seconds S] [--hz 10000] [--unwinder ...]
 //     profiles threads that throw and catch C++ exceptions and Swift errors and dlopen /
 //     dlclose libraries; writes DIR/summary.json. Exits 3 when its watchdog sees a hang.
+//
+//   --cpu-seconds S ends the work after S seconds of the working thread's own CPU time (each
+//   thread's, under stress) instead of --seconds of wall time: the same work, and in CPU-time
+//   mode the same samples, on a busy machine as on an idle one (only later).
 import Foundation
 import StrataProfiler
 
 struct Options {
     var out = ""
     var seconds = 2.0
+    /// Set: the work ends after this much of its thread's CPU time, not `seconds` of wall time.
+    var cpuSeconds: Double?
     var hz = 1000
     var mode = SamplingProfiler.Clock.wall
     var unwinder = SamplingProfiler.Unwinder.backtrace
@@ -36,6 +42,9 @@ struct Options {
             switch args[i] {
             case "--out": out = value()
             case "--seconds": seconds = Double(value()) ?? { fail("bad --seconds") }()
+            case "--cpu-seconds":
+                guard let v = Double(value()), v > 0, v.isFinite else { fail("bad --cpu-seconds") }
+                cpuSeconds = v
             case "--hz": hz = Int(value()) ?? { fail("bad --hz") }()
             case "--mode": mode = SamplingProfiler.Clock(rawValue: value()) ?? { fail("bad --mode") }()
             case "--caching": caching = SamplingProfiler.Caching(rawValue: value()) ?? { fail("bad --caching") }()

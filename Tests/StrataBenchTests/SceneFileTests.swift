@@ -139,7 +139,15 @@ final class SceneFileTests: XCTestCase {
         let doc = recorder.document()
         let window = try XCTUnwrap(doc.window, "\(doc.notes)")
         let slowest = doc.frameTimes.indices.max { doc.frameTimes[$0] < doc.frameTimes[$1] }!
-        XCTAssertEqual(window.count, 60, "\(doc.notes)")
+        // The slowest frame is the slowest by the clock, so a busy machine can put it anywhere
+        // (a preempted frame); the frames before it keep to half the window's bytes. So the
+        // window holds the 60 frames asked for, or says in its note how many fit and why.
+        // (The window's shape at fixed frame times is PlayerTests' to judge.)
+        if window.count != 60 {
+            XCTAssertTrue(doc.notes.contains { $0.contains("\(window.count) of the 60 frames asked for fit its") },
+                          "a window of \(window.count) frames without the reason: \(doc.notes)")
+        }
+        XCTAssertGreaterThan(window.count, 1, "\(doc.notes)")
         XCTAssertTrue(window.contains(slowest), "\(window) holds the slowest frame, \(slowest)")
         let kept = doc.frames.filter { window.contains($0.index) }
         XCTAssertEqual(kept.map(\.index), Array(window))

@@ -19,15 +19,29 @@ final class AcceptanceTests: XCTestCase {
     }
 
     /// Wall-clock timers deliver the full 1 kHz (a CPU-time timer is checked at the kernel
-    /// tick, 250 Hz on this kernel, see the CPU-time test below); the workload is a single
-    /// busy thread, so its wall and CPU time are the same.
+    /// tick, 250 Hz on this kernel, see the CPU-time test below). The workload is a single
+    /// busy thread; on a busy machine (the other test worker, other processes) it is off the
+    /// CPU part of the time, and the expiries that fall in such a gap arrive merged into one
+    /// signal (its overrun count). So what the test judges is what load cannot change: every
+    /// expiry of the wall time is accounted for, each millisecond the thread ran brought its
+    /// own sample, and the shares are within five points (or four standard errors, when the
+    /// thread ran too little for five points to be a fair test) of 60 / 30 / 10.
     func test_sixThreeOneWorkIsAttributedWithinFivePointsAndEveryOutputIsWellFormed() throws {
         let (dir, summary) = try runAcceptance(["--seconds", "2", "--hz", "1000", "--mode", "wall", "--unwinder", "backtrace"])
         defer { try? FileManager.default.removeItem(at: dir) }
         let samples = try XCTUnwrap(summary["samples"] as? Int)
-        // About 2 s at 1 kHz: at least three quarters of the 2,000 timer periods arrive.
-        XCTAssertGreaterThanOrEqual(samples, 1_500, "\(summary)")
-        XCTAssertLessThanOrEqual(samples, 2_600, "\(summary)")
+        let weight = try XCTUnwrap(summary["totalWeight"] as? Int)
+        let overruns = try XCTUnwrap(summary["overruns"] as? Int)
+        let wall = try XCTUnwrap(summary["wallSeconds"] as? Double)
+        let cpu = try XCTUnwrap(summary["cpuSeconds"] as? Double)
+        XCTAssertEqual(wall, 2, accuracy: 0.1, "the workload ran for the 2 s asked: \(summary)")
+        // Every expiry of the 1 kHz wall timer is a sample or merged into one.
+        XCTAssertEqual(weight, samples + overruns, "weight = samples + merged expiries")
+        XCTAssertEqual(Double(weight), wall * 1000, accuracy: wall * 1000 * 0.05 + 10, "one expiry per wall millisecond: \(summary)")
+        // While the thread runs, each expiry is delivered on its own: at least three quarters
+        // of its CPU milliseconds are samples (on an idle machine, cpu = wall: 1,500 of 2,000).
+        XCTAssertGreaterThanOrEqual(Double(samples), 0.75 * cpu * 1000, "\(summary)")
+        XCTAssertLessThanOrEqual(samples, weight, "\(summary)")
         XCTAssertEqual(summary["dropped"] as? Int, 0, "dropped samples: \(summary)")
         XCTAssertEqual(summary["droppedRingFull"] as? Int, 0)
         XCTAssertEqual(summary["droppedReentrant"] as? Int, 0)
@@ -47,7 +61,8 @@ final class AcceptanceTests: XCTestCase {
             let marker = "strata_profile_acceptance.AcceptanceWork.\(name)(_: strata_profile_acceptance.WorkState, until: Swift.UInt64) -> Swift.UInt64"
             let hits = stacks.filter { $0.0.contains { $0.hasSuffix(marker) } }.reduce(0) { $0 + $1.1 }
             let share = 100 * Double(hits) / Double(samples)
-            XCTAssertEqual(share, target, accuracy: 5, "\(name): \(share)% of \(samples) samples")
+            XCTAssertEqual(share, target, accuracy: Self.tolerance(5, share: target, samples: samples),
+                           "\(name): \(share)% of \(samples) samples")
             XCTAssertEqual(share, try XCTUnwrap(reported[name]), accuracy: 1e-9, "the profiler's own share of \(name)")
         }
         // Names are demangled: no Swift mangled name is left in any frame.
@@ -74,7 +89,9 @@ final class AcceptanceTests: XCTestCase {
         // The timeline: nested per thread; every cycle holds its ten slices, 6:3:1.
         let events = try OutputChecks.validateTraceNesting(try Data(contentsOf: dir.appendingPathComponent("trace.json")))
         let cycles = events.filter { $0.name == "cycle" }
-        XCTAssertGreaterThan(cycles.count, 100)
+        // The 20 warm-up cycles and every profiled one (the workload's own count).
+        XCTAssertEqual(cycles.count, 20 + (try XCTUnwrap(summary["cycles"] as? Int)))
+        XCTAssertGreaterThan(cycles.count, 40)
         var counts: [String: Int] = [:]
         for e in events where e.name != "cycle" { counts[e.name, default: 0] += 1 }
         XCTAssertEqual(counts["commitLike"], 6 * cycles.count)
@@ -98,10 +115,11 @@ final class AcceptanceTests: XCTestCase {
     /// commit-like work (60% -> 33%) as the largest shrink. The changes are large beside the
     /// sampling noise of 750 samples a side (about 2.5 points), so the order is stable.
     func test_plantedSlowdownIsTheHottestGrowthOfTheDifferentialGraph() throws {
-        // CPU-time sampling: the slices are CPU time, so the shares hold on a loaded machine
-        // (other tests run beside this one); the kernel's 250 Hz tick gives about 750 samples.
-        let (before, _) = try runAcceptance(["--seconds", "3", "--hz", "250", "--mode", "cpu", "--unwinder", "fp", "--slots", "6,3,1"])
-        let (after, _) = try runAcceptance(["--seconds", "3", "--hz", "250", "--mode", "cpu", "--unwinder", "fp", "--slots", "6,3,9"])
+        // CPU-time sampling for 3 s of the work's own CPU time: the slices are CPU time, so the
+        // shares hold on a loaded machine (other tests run beside this one), and so does the
+        // sample count: the kernel's 250 Hz tick gives about 750 samples, however long the wall.
+        let (before, _) = try runAcceptance(["--cpu-seconds", "3", "--hz", "250", "--mode", "cpu", "--unwinder", "fp", "--slots", "6,3,1"])
+        let (after, _) = try runAcceptance(["--cpu-seconds", "3", "--hz", "250", "--mode", "cpu", "--unwinder", "fp", "--slots", "6,3,9"])
         defer { try? FileManager.default.removeItem(at: before); try? FileManager.default.removeItem(at: after) }
         let diff = try FlameGraph.differentialFolded(
             before: String(contentsOf: before.appendingPathComponent("profile.folded"), encoding: .utf8),
@@ -137,7 +155,7 @@ final class AcceptanceTests: XCTestCase {
     }
 
     func test_cpuTimeSamplesCarryTheExpiriesTheKernelMerged() throws {
-        let (dir, summary) = try runAcceptance(["--seconds", "1.5", "--hz", "1000", "--mode", "cpu"])
+        let (dir, summary) = try runAcceptance(["--cpu-seconds", "1.5", "--hz", "1000", "--mode", "cpu"])
         defer { try? FileManager.default.removeItem(at: dir) }
         let samples = try XCTUnwrap(summary["samples"] as? Int)
         let weight = try XCTUnwrap(summary["totalWeight"] as? Int)
@@ -145,7 +163,19 @@ final class AcceptanceTests: XCTestCase {
         let cpu = try XCTUnwrap(summary["cpuSeconds"] as? Double)
         XCTAssertEqual(summary["dropped"] as? Int, 0)
         XCTAssertEqual(weight, samples + overruns, "weight = samples + merged expiries")
-        XCTAssertGreaterThan(samples, 100)
+        // The kernel checks a CPU-time timer at its tick (250 Hz here): a sample per tick the
+        // thread ran through, the expiries between merged into it. On a busy machine the
+        // thread's CPU time comes in slices cut at ticks, and fewer ticks find it running (175
+        // samples for 1.5 s, measured beside two spinning processes): the rate is judged when
+        // the thread had its core (CPU time at least 90% of the wall time), said otherwise.
+        XCTAssertEqual(cpu, 1.5, accuracy: 0.1, "the work ran for the 1.5 s of CPU time asked: \(summary)")
+        let wall = try XCTUnwrap(summary["wallSeconds"] as? Double)
+        if cpu >= 0.9 * wall {
+            XCTAssertGreaterThan(Double(samples), 0.15 * cpu * 1000, "\(summary)")
+        } else {
+            print("AcceptanceTests: the tick rate of CPU-time samples not judged: the thread ran \(Int(100 * cpu / wall))% of the wall time")
+        }
+        XCTAssertGreaterThan(samples, 20, "\(summary)")
         // One expiry per millisecond of CPU time, give or take the first and last tick.
         XCTAssertEqual(Double(weight), cpu * 1000, accuracy: cpu * 1000 * 0.1 + 10, "\(summary)")
         let shares = try XCTUnwrap(summary["shares"] as? [String: Double])
@@ -154,21 +184,55 @@ final class AcceptanceTests: XCTestCase {
         XCTAssertGreaterThan(shares.values.reduce(0, +), 95, "the three functions hold the samples: \(shares)")
     }
 
-    /// The DWARF walk and the frame-pointer walk see the same workload.
+    /// The DWARF walk and the frame-pointer walk see the same workload. The frame-pointer walk
+    /// loses the caller of a leaf without a frame: the clock_gettime the workers poll (a system
+    /// call for a thread's CPU clock) shows as called from the driver. A busy machine makes that
+    /// loss larger, not random: the thread is switched out most often on the way back from that
+    /// system call, and a wall-clock timer's signal waits there for it. So the test judges the
+    /// shares among the samples each walk attributes to the three functions, and requires every
+    /// other frame-pointer sample to be that leaf.
     func test_dwarfAndFramePointerUnwindersAttributeTheSameWork() throws {
         for unwinder in ["dwarf", "fp"] {
             let (dir, summary) = try runAcceptance(["--seconds", "1", "--hz", "1000", "--mode", "wall", "--unwinder", unwinder])
             defer { try? FileManager.default.removeItem(at: dir) }
             XCTAssertEqual(summary["dropped"] as? Int, 0, unwinder)
             XCTAssertEqual(summary["unwindFailures"] as? Int, 0, unwinder)
-            let shares = try XCTUnwrap(summary["shares"] as? [String: Double])
-            // Frame pointers lose the caller of a leaf without a frame (the clock_gettime the
-            // workers poll), so their shares are looser.
-            let tolerance = unwinder == "fp" ? 12.0 : 7.0
+            let stacks = OutputChecks.parseFolded(try String(contentsOf: dir.appendingPathComponent("profile.folded"), encoding: .utf8))
+            let samples = stacks.reduce(0) { $0 + $1.1 }
+            var hits: [String: Int] = [:]
+            var lost: [(frames: [String], count: Int)] = []
+            for (frames, count) in stacks {
+                if let name = Self.expected.keys.first(where: { n in frames.contains { $0.contains("AcceptanceWork.\(n)(") } }) {
+                    hits[name, default: 0] += count
+                } else {
+                    lost.append((frames, count))
+                }
+            }
+            let attributed = hits.values.reduce(0, +)
+            // Outside the three functions: the warm-up's last instructions and the driver's
+            // bookkeeping (a few samples), and for frame pointers the orphaned clock reads.
+            let orphanedClock = lost.filter { $0.frames.last == "clock_gettime" }.reduce(0) { $0 + $1.count }
+            let elsewhere = samples - attributed - orphanedClock
+            XCTAssertLessThanOrEqual(Double(elsewhere), 0.03 * Double(samples) + 5,
+                                     "\(unwinder): samples in neither the work nor its clock reads: \(lost.sorted { $0.count > $1.count }.prefix(5))")
+            if unwinder == "dwarf" {
+                XCTAssertLessThanOrEqual(Double(orphanedClock), 0.03 * Double(samples) + 5, "DWARF finds clock_gettime's caller")
+            }
+            XCTAssertGreaterThan(attributed, 100, "\(unwinder): \(summary)")
             for (name, target) in Self.expected {
-                XCTAssertEqual(shares[name] ?? 0, target, accuracy: tolerance, "\(unwinder) \(name): \(shares)")
+                let share = 100 * Double(hits[name] ?? 0) / Double(max(attributed, 1))
+                XCTAssertEqual(share, target, accuracy: Self.tolerance(unwinder == "fp" ? 8 : 6, share: target, samples: attributed),
+                               "\(unwinder) \(name): \(share)% of the \(attributed) attributed samples (\(samples) in all)")
             }
         }
+    }
+
+    /// `points`, or four standard errors of a share `share`% estimated from `samples` samples
+    /// when that is wider: a run that got little CPU time (a busy machine) is judged as firmly
+    /// as its sample count allows, not by luck.
+    static func tolerance(_ points: Double, share: Double, samples: Int) -> Double {
+        let p = share / 100
+        return max(points, 400 * (p * (1 - p) / Double(max(samples, 1))).squareRoot())
     }
 
     /// google-pprof (Debian's google-perftools) reads the gperftools file and finds the work.

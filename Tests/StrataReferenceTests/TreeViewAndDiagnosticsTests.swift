@@ -134,19 +134,23 @@ final class TreeViewAndDiagnosticsTests: XCTestCase {
         StrataDiagnostics.handler = { d in observed.lock.lock(); observed.codes.append(d.code); observed.lock.unlock() }
         CATransaction.begin()
         CATransaction.setAnimationDuration(3)
-        let done = DispatchSemaphore(value: 0)
+        let done = DispatchSemaphore(value: 0), exited = DispatchSemaphore(value: 0)
         let thread = Thread {
             let duration = CATransaction.animationDuration()
             observed.lock.lock(); observed.otherDuration = duration; observed.lock.unlock()
             CATransaction.begin()
             CATransaction.setCompletionBlock {
                 observed.lock.lock(); observed.completionRan = true; observed.lock.unlock()
+                exited.signal()
             }
             done.signal()
         }
         thread.start()
         done.wait()
-        Thread.sleep(forTimeInterval: 0.2)   // let the thread end
+        // The thread's exit commits its open transaction (the diagnostic first, then the
+        // completion block): waited for by the block's signal, not by a sleep a busy machine can
+        // outlast. The bound only keeps a broken exit from hanging the run.
+        XCTAssertEqual(exited.wait(timeout: .now() + 60), .success, "the open transaction was committed at thread exit")
         XCTAssertEqual(CATransaction.animationDuration(), 3, "this thread's stack is untouched")
         CATransaction.commit()
         observed.lock.lock(); defer { observed.lock.unlock() }

@@ -15,7 +15,7 @@ final class BrowserCheckTests: XCTestCase {
     private var script: URL { repository.appendingPathComponent("scripts/lib/check-report") }
 
     /// Runs a command; its exit status and combined output.
-    private func run(_ executable: String, _ arguments: [String], timeout: TimeInterval = 90) throws -> (status: Int32, output: String) {
+    private func run(_ executable: String, _ arguments: [String], timeout: TimeInterval = 300) throws -> (status: Int32, output: String) {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: executable)
         p.arguments = arguments

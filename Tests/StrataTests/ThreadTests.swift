@@ -6,17 +6,12 @@ import Foundation
 final class ThreadTests: XCTestCase {
     override func setUp() { CATransaction.flush() }
 
-    /// Runs `body` on a new thread and waits for it (and for the thread to end).
+    /// Runs `body` on a new thread and waits for the thread to end: a joined pthread, so
+    /// `pthread_join` returns after its thread-local destructors ran (where the engine lets go
+    /// of an ended thread's work), however long a busy machine keeps the thread off the CPU.
+    /// (A sleep after the body was a guess at that time: 50 ms, too short under load.)
     private func onNewThread(_ body: @escaping () -> Void) {
-        let done = DispatchSemaphore(value: 0)
-        let t = Thread {
-            body()
-            done.signal()
-        }
-        t.start()
-        done.wait()
-        // Let the thread finish exiting (its thread-local destructor runs after the block).
-        Thread.sleep(forTimeInterval: 0.05)
+        joinedThread(body)
     }
 
     func test_transactionStacks_arePerThread() {
@@ -232,4 +227,17 @@ final class ThreadTests: XCTestCase {
         XCTAssertEqual(d.map(\.code), [.invalidArgument])
         XCTAssertNil(root.sublayers)
     }
+}
+
+/// Runs `body` on a pthread of its own (the default attributes: glibc's 8 MiB stack) and joins
+/// it: returns once the thread has ended, its thread-local destructors included.
+func joinedThread(_ body: @escaping () -> Void) {
+    final class Body { let run: () -> Void; init(_ run: @escaping () -> Void) { self.run = run } }
+    var thread: pthread_t = 0
+    let started = pthread_create(&thread, nil, { context in
+        Unmanaged<Body>.fromOpaque(context!).takeRetainedValue().run()
+        return nil
+    }, Unmanaged.passRetained(Body(body)).toOpaque())
+    precondition(started == 0, "pthread_create failed: \(started)")
+    pthread_join(thread, nil)
 }
