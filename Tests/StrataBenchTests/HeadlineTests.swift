@@ -1,0 +1,54 @@
+import Foundation
+import XCTest
+
+/// `run`'s default times the headline a catalog names (strata-bench's: its headline patterns,
+/// every counted body and the quick subset); `--full`, `--quick` and `--filter` choose from every
+/// case, and the report says which.
+final class HeadlineTests: TemporaryDirectoryTestCase {
+    var exe: String { URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("strata-bench").path }
+
+    /// The timed benchmarks of a report and its recorded selection.
+    private func run(_ arguments: [String], out name: String) throws -> (names: Set<String>, selection: String?) {
+        let out = path(name)
+        let (status, output) = try runProcess(exe, ["run", "--suite", "lookup", "--no-counts", "--no-players", "--baseline", "none",
+                                                    "--repetitions", "1", "--min-time", "0.001", "--out", out] + arguments)
+        XCTAssertEqual(status, 0, output)
+        let doc = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out))) as? [String: Any])
+        let strata = try XCTUnwrap(doc["strata"] as? [String: Any])
+        let names = Set((strata["benchmarks"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String })
+        let options = try XCTUnwrap(strata["options"] as? [String: Any])
+        return (names, options["selection"] as? String)
+    }
+
+    private func listed(_ arguments: [String]) throws -> Set<String> {
+        let (status, output) = try runProcess(exe, ["list", "--suite", "lookup"] + arguments)
+        XCTAssertEqual(status, 0, output)
+        return Set(output.split(separator: "\n").map { String($0.split(separator: "\t")[0]) })
+    }
+
+    func test_theDefaultRunTimesTheHeadlineAndFullTimesEveryCase() throws {
+        let all = try listed([]), quick = try listed(["--quick"])
+        let headline = try run([], out: "headline.json")
+        XCTAssertEqual(headline.selection, "headline")
+        // The lookup suite's headline is its quick subset and its counted bodies: more than the
+        // quick subset, fewer than every case.
+        XCTAssertTrue(headline.names.isSuperset(of: quick), "the quick subset is in the headline: \(quick.subtracting(headline.names))")
+        XCTAssertTrue(headline.names.isSubset(of: all))
+        XCTAssertLessThan(headline.names.count, all.count, "\(headline.names.sorted())")
+        XCTAssertTrue(headline.names.contains("lookup/built-in/interned"), "a counted body is timed")
+
+        let full = try run(["--full"], out: "full.json")
+        XCTAssertEqual(full.selection, "full")
+        XCTAssertEqual(full.names, all, "--full times every case")
+
+        // A filter chooses from every case, not from the headline.
+        let outside = try XCTUnwrap(all.subtracting(headline.names).sorted().first)
+        let filtered = try run(["--filter", "^\(NSRegularExpression.escapedPattern(for: outside))$"], out: "filter.json")
+        XCTAssertEqual(filtered.names, [outside])
+        XCTAssertEqual(filtered.selection, "filter")
+
+        let (status, output) = try runProcess(exe, ["run", "--full", "--quick", "--out", path("both.json")])
+        XCTAssertEqual(status, 64, output)
+        XCTAssertTrue(output.contains("--full and --quick"), output)
+    }
+}
