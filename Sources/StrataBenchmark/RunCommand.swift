@@ -27,6 +27,8 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Where the JSON report goes.") var out = "reports/latest.json"
     @Option(help: "Where the HTML report goes (default: beside the JSON, .html).") var html: String?
     @Flag(help: "Skip the callgrind and malloc counts.") var noCounts = false
+    @Flag(inversion: .prefixedNo, help: "Count the counted bodies (callgrind and mallocs, each in a process of its own: about 3 to 5 minutes for strata-bench's 52). Default: yes, except in the default (headline) run without --gate, which counts the scenes' frames only.")
+    var bodyCounts: Bool?
     @Option(help: "Heap placements each counted body is counted under by callgrind; its figures are the median placement's (1 counts as laid out, quickly, without a range).")
     var countLayouts = Counts.defaultLayouts
     @Option(help: ArgumentHelp("Iterations of each counted body under callgrind and the malloc counter, after two warm-up iterations (fewer for a heavy body: callgrind runs it 50-100x slower). Figures are per item, so runs with different iterations compare.", valueName: "n"))
@@ -152,9 +154,15 @@ struct RunCommand: ParsableCommand {
             if !scenes.isEmpty { progress("ran \(scenes.count) scene\(scenes.count == 1 ? "" : "s") in \(Int(Date().timeIntervalSince(t0))) s") }
         }
 
-        // 4. Deterministic counts.
+        // 4. Deterministic counts. The headline run leaves the bodies' to CI's gate, --full,
+        // --counts-only and --body-counts: under callgrind each body is a process of its own,
+        // and their start-ups made them half of the everyday run (320 s of 621 here).
         var counts: [CountResult] = []
-        if !noCounts && !chosen.filter({ $0 != "scenes" }).isEmpty {
+        let countBodies = bodyCounts ?? (!headlineOnly || countsOnly || (Gate(rawValue: gate) ?? .none) != .none)
+        if !noCounts && !countBodies && !chosen.filter({ $0 != "scenes" }).isEmpty {
+            progress("the counted bodies are not counted in the headline run (--body-counts, --full or --counts-only counts them; CI's gate does)")
+        }
+        if !noCounts && countBodies && !chosen.filter({ $0 != "scenes" }).isEmpty {
             // The counted bodies of the chosen suites, narrowed by --filter like the timings.
             let re = try filter.map { try NSRegularExpression(pattern: $0) }
             let counted = Catalog.counted.filter { c in

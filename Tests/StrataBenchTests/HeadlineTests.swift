@@ -51,4 +51,18 @@ final class HeadlineTests: TemporaryDirectoryTestCase {
         XCTAssertEqual(status, 64, output)
         XCTAssertTrue(output.contains("--full and --quick"), output)
     }
+
+    /// The headline run leaves the bodies' counts (a callgrind process each) to CI's gate,
+    /// --full, --counts-only and --body-counts, and says so.
+    func test_theHeadlineRunSaysItDidNotCountTheBodies() throws {
+        let out = path("headline.json")
+        let (status, output) = try runProcess(exe, ["run", "--suite", "lookup", "--no-players", "--baseline", "none",
+                                                    "--repetitions", "1", "--min-time", "0.001", "--out", out])
+        XCTAssertEqual(status, 0, output)
+        XCTAssertTrue(output.contains("the counted bodies are not counted in the headline run"), output)
+        XCTAssertFalse(output.contains("counting mallocs, instructions"), output)
+        let doc = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out))) as? [String: Any])
+        let strata = try XCTUnwrap(doc["strata"] as? [String: Any])
+        XCTAssertEqual((strata["counts"] as? [Any])?.count ?? 0, 0)
+    }
 }
