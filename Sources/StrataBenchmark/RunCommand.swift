@@ -313,7 +313,18 @@ func writeRunReport(started: Date, document: [String: Any], buildType: String, o
     var against: (block: StrataBlock, comparison: Comparison)?
     if let baseline {
         do {
-            let base = try ReportBuilder.read(URL(fileURLWithPath: baseline)).strata
+            var base = try ReportBuilder.read(URL(fileURLWithPath: baseline)).strata
+            if options.selection == "headline" {
+                // The headline run compares what it chose to run: the baseline's other cases, and
+                // the bodies' counts when it did not count them, were left out by design (not
+                // "missing", which would fill the report with rows nobody needs to read).
+                let timed = Set(block.benchmarks.map(\.name)), counted = Set(block.counts.map(\.name))
+                let before = base.benchmarks.count + base.counts.count
+                base.benchmarks.removeAll { !timed.contains($0.name) }
+                base.counts.removeAll { !counted.contains($0.name) }
+                let left = before - base.benchmarks.count - base.counts.count
+                if left > 0 { progress("compared with \(baseline): the headline's figures (\(left) more of the baseline's are in a --full run)") }
+            }
             against = (base, Comparator().compare(base: base, head: block, basePath: baseline, headPath: out))
         } catch {
             warnings.append("baseline \(baseline) not compared: \(error)")

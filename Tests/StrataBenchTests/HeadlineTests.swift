@@ -41,6 +41,18 @@ final class HeadlineTests: TemporaryDirectoryTestCase {
         XCTAssertEqual(full.selection, "full")
         XCTAssertEqual(full.names, all, "--full times every case")
 
+        // Against a full baseline, the headline run compares what it ran: the cases it left
+        // out are not reported missing.
+        let (againstStatus, againstOutput) = try runProcess(exe, ["run", "--suite", "lookup", "--no-counts", "--no-players",
+                                                                  "--baseline", path("full.json"), "--repetitions", "1",
+                                                                  "--min-time", "0.001", "--out", path("against.json")])
+        XCTAssertEqual(againstStatus, 0, againstOutput)
+        XCTAssertTrue(againstOutput.contains("the headline's figures (\(all.count - headline.names.count) more of the baseline's are in a --full run)"),
+                      againstOutput)
+        let page = try String(contentsOfFile: path("against.html"), encoding: .utf8)
+        XCTAssertFalse(page.contains(">missing<"), "a case the headline left out is shown as missing")
+        XCTAssertTrue(page.contains("lookup/built-in/interned"))
+
         // A filter chooses from every case, not from the headline.
         let outside = try XCTUnwrap(all.subtracting(headline.names).sorted().first)
         let filtered = try run(["--filter", "^\(NSRegularExpression.escapedPattern(for: outside))$"], out: "filter.json")
