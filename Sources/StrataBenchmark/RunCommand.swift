@@ -321,7 +321,11 @@ func writeRunReport(started: Date, document: [String: Any], buildType: String, o
                 let timed = Set(block.benchmarks.map(\.name)), counted = Set(block.counts.map(\.name))
                 let before = base.benchmarks.count + base.counts.count
                 base.benchmarks.removeAll { !timed.contains($0.name) }
-                base.counts.removeAll { !counted.contains($0.name) }
+                // The bodies' counts only when it took none (with --gate it takes them all, and a
+                // body that could not be counted must still show as missing).
+                if !block.counts.contains(where: { !$0.name.hasPrefix("scene/") }) {
+                    base.counts.removeAll { !$0.name.hasPrefix("scene/") && !counted.contains($0.name) }
+                }
                 let left = before - base.benchmarks.count - base.counts.count
                 if left > 0 { progress("compared with \(baseline): the headline's figures (\(left) more of the baseline's are in a --full run)") }
             }
