@@ -171,8 +171,15 @@ public enum Counts {
     /// `options` go to callgrind before the executable. Lines the counted process writes
     /// starting with `progressPrefix` are handed to `progress` as they come (the rest is kept
     /// for the error message). Dumps of the same name are added.
+    ///
+    /// With `feed`, the process reads names on its standard input (a serving count worker,
+    /// `serve`): `feed(nil)` gives the first, and each line it writes starting with
+    /// `servedPrefix` hands the name it has counted to `feed`, whose answer is written next
+    /// (nil closes the input). Each process's dumps then go to a file of its own
+    /// (`callgrind.out.PID`), as the worker's forks write them.
     public static func callgrind(executable: String, arguments: [String], scratch: URL, options: [String] = [],
-                                 progress: ((String) -> Void)? = nil) throws -> [String: CallgrindCounts] {
+                                 progress: ((String) -> Void)? = nil,
+                                 feed: ((_ served: String?) -> String?)? = nil) throws -> [String: CallgrindCounts] {
         try? FileManager.default.removeItem(at: scratch)
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         let out = scratch.appendingPathComponent("callgrind.out")
@@ -186,11 +193,28 @@ public enum Counts {
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         p.environment = countingEnvironment(ProcessInfo.processInfo.environment)
         p.arguments = ["setarch", "x86_64", "-R", "valgrind", "--tool=callgrind", "--collect-atstart=no",
-                       "--cache-sim=yes"] + simulatedCaches + options + ["--callgrind-out-file=\(out.path)", stripped.path] + arguments
+                       "--cache-sim=yes"] + simulatedCaches + options
+            + ["--callgrind-out-file=\(out.path)\(feed == nil ? "" : ".%p")", stripped.path] + arguments
         let log = Pipe()
         p.standardOutput = log
         p.standardError = log
+        let input = feed.map { _ in Pipe() }
+        if let input { p.standardInput = input }
         try p.run()
+        // The name fed last (a serving worker that fails was counting it), and the input's end.
+        var fed: String?
+        func feedNext(_ served: String?) {
+            guard let feed, let input else { return }
+            fed = feed(served)
+            if let fed {
+                // A worker that has just ended (a fork failed) leaves the write unread: its
+                // status says why (`callgrindEachBody` ignores SIGPIPE meanwhile).
+                try? input.fileHandleForWriting.write(contentsOf: Data((fed + "\n").utf8))
+            } else {
+                try? input.fileHandleForWriting.close()
+            }
+        }
+        feedNext(nil)
         var text = ""
         var pending = Data()
         while true {
@@ -200,13 +224,21 @@ public enum Counts {
             while let nl = pending.firstIndex(of: 10) {
                 let line = String(decoding: pending[pending.startIndex..<nl], as: UTF8.self)
                 pending.removeSubrange(pending.startIndex...nl)
-                if let progress, line.hasPrefix(progressPrefix) { progress(String(line.dropFirst(progressPrefix.count))) } else { text += line + "\n" }
+                if feed != nil, line.hasPrefix(servedPrefix) {
+                    feedNext(String(line.dropFirst(servedPrefix.count)))
+                } else if let progress, line.hasPrefix(progressPrefix) {
+                    progress(String(line.dropFirst(progressPrefix.count)))
+                } else {
+                    text += line + "\n"
+                }
             }
         }
         text += String(decoding: pending, as: UTF8.self)
         p.waitUntilExit()
+        if let input, fed != nil { try? input.fileHandleForWriting.close() }
         guard p.terminationStatus == 0 else {
-            throw BenchmarkError("callgrind run failed (status \(p.terminationStatus)):\n\(text.suffix(2000))")
+            let counting = fed.map { " counting \($0)" } ?? ""
+            throw BenchmarkError("callgrind run failed\(counting) (status \(p.terminationStatus)):\n\(text.suffix(2000))")
         }
         var counts: [String: CallgrindCounts] = [:]
         for file in try FileManager.default.contentsOfDirectory(atPath: scratch.path) where file.hasPrefix("callgrind.out") {
@@ -221,44 +253,127 @@ public enum Counts {
         return counts
     }
 
-    /// Every body in `bodies` counted under callgrind in a process of its own
-    /// (`executable count-worker --iterations N --layouts L BODY`), as many at once as there
-    /// are cores; the dumps of all, by name.
+    /// Every body in `bodies` counted under callgrind in a process of its own, as many at once
+    /// as there are cores; the dumps of all, by name. Each process is a fork of a serving
+    /// worker (`executable count-worker --serve --iterations N --layouts L`, see `serve`), one
+    /// worker a core, each started once under callgrind and fed the next name as it finishes one.
     ///
     /// A process of its own, so a body's counts do not depend on which bodies were counted
     /// before it in the same process (their freed fixtures leave the allocator in another
     /// state): in one process for all 22 bodies, `frame/opacity/shared/basic/1000` counted
     /// 16.84 estimated cycles an item after the commit and lookup bodies and 16.71 with the
     /// frame bodies alone. And at once on both cores: the 22 bodies of the default run took
-    /// 188 s in one process here. A process costs about 2 s of valgrind's start-up.
+    /// 188 s in one process here. A fork, because a process started under valgrind costs
+    /// about 2.5 s before its first body (valgrind, the Swift runtime and the catalogue, all
+    /// instrumented) and a fork of one that has started costs nothing of that; every fork
+    /// starts from the same state, with the same arguments on its stack whatever the body.
     public static func callgrindEachBody(executable: String, bodies: [String], iterations: Int, layouts: Int,
                                          progress: ((String) -> Void)? = nil) throws -> [String: CallgrindCounts] {
         let lock = NSLock()
         var dumps: [String: CallgrindCounts] = [:]
         var failure: Error?
-        var finished = 0
+        var next = 0, finished = 0
         let started = Date()
-        DispatchQueue.concurrentPerform(iterations: bodies.count) { k in
-            let scratch = scratchDirectory(k)
+        let workers = min(max(1, ProcessInfo.processInfo.activeProcessorCount), bodies.count)
+        let sigpipe = signal(SIGPIPE, SIG_IGN)
+        defer { signal(SIGPIPE, sigpipe) }
+        DispatchQueue.concurrentPerform(iterations: workers) { slot in
+            let scratch = scratchDirectory(slot)
             defer { try? FileManager.default.removeItem(at: scratch) }
             let result = Result {
                 try callgrind(executable: executable, arguments: [
-                    "count-worker", "--iterations", "\(iterations)", "--layouts", "\(layouts)", bodies[k]], scratch: scratch)
+                    "count-worker", "--serve", "--iterations", "\(iterations)", "--layouts", "\(layouts)"], scratch: scratch,
+                    feed: { served in
+                        lock.lock()
+                        defer { lock.unlock() }
+                        if let served {
+                            finished += 1
+                            progress?(String(format: "  counted %@ (%d of %d bodies, %.0f s)", served, finished, bodies.count,
+                                             Date().timeIntervalSince(started)))
+                        }
+                        guard failure == nil, next < bodies.count else { return nil }
+                        next += 1
+                        return bodies[next - 1]
+                    })
             }
             lock.lock()
             defer { lock.unlock() }
             switch result {
-            case .success(let counted):
-                dumps.merge(counted) { a, b in a + b }
-                finished += 1
-                progress?(String(format: "  counted %@ (%d of %d bodies, %.0f s)", bodies[k], finished, bodies.count,
-                                 Date().timeIntervalSince(started)))
-            case .failure(let error):
-                failure = failure ?? error
+            case .success(let counted): dumps.merge(counted) { a, b in a + b }
+            case .failure(let error): failure = failure ?? error
             }
         }
         if let failure { throw failure }
+        let missing = bodies.filter { b in !dumps.keys.contains { $0 == b || $0.hasPrefix(b + "#layout") } }
+        guard missing.isEmpty else {
+            throw BenchmarkError("callgrind wrote no dump for \(missing.joined(separator: ", "))")
+        }
         return dumps
+    }
+
+    /// What a serving count worker writes, followed by the name, when it has counted a body.
+    public static let servedPrefix = "[count-served] "
+
+    /// A serving count worker's loop, run under callgrind (`count-worker --serve`): it forks,
+    /// and the fork reads one name from the standard input, counts that body as
+    /// `collectInstructions` does, writes `servedPrefix` and the name, and exits; the worker
+    /// waits for it and forks again, until the input ends. The worker itself does nothing
+    /// between forks but wait, so every fork starts from the same state. Returns the exit
+    /// status: 0 at the input's end, else the failed fork's (65 for a name `find` does not
+    /// know, 1 for a body that threw, 128 + N for one killed by signal N).
+    public static func serve(iterations: Int, layouts: Int, find: (String) -> BenchmarkCase?) -> Int32 {
+        fflush(stdout)
+        fflush(stderr)
+        while true {
+            let child = fork()
+            if child < 0 {
+                perror("count-worker: fork")
+                return 71
+            }
+            if child == 0 { _exit(serveOne(iterations: iterations, layouts: layouts, find: find)) }
+            var status: Int32 = 0
+            while waitpid(child, &status, 0) < 0 {
+                guard errno == EINTR else {
+                    perror("count-worker: waitpid")
+                    return 71
+                }
+            }
+            if status & 0x7f != 0 { return 128 + (status & 0x7f) }
+            let code = (status >> 8) & 0xff
+            if code == endOfInput { return 0 }
+            if code != 0 { return code }
+        }
+    }
+
+    /// A fork's exit status when the input has ended (no more bodies).
+    static let endOfInput: Int32 = 100
+
+    /// One fork of `serve`: reads a name byte by byte (the rest of the input is the next
+    /// fork's), counts it, says so.
+    static func serveOne(iterations: Int, layouts: Int, find: (String) -> BenchmarkCase?) -> Int32 {
+        var bytes: [UInt8] = []
+        var byte: UInt8 = 0
+        while true {
+            let n = read(0, &byte, 1)
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return bytes.isEmpty ? endOfInput : 65 }
+            if byte == 10 { break }
+            bytes.append(byte)
+        }
+        let name = String(decoding: bytes, as: UTF8.self)
+        guard let c = find(name) else {
+            fputs("count-worker: no benchmark named \(name)\n", stderr)
+            return 65
+        }
+        do {
+            try collectInstructions([c], iterations: iterations, layouts: layouts)
+        } catch {
+            fputs("count-worker: \(name): \(error)\n", stderr)
+            return 1
+        }
+        fputs(servedPrefix + name + "\n", stdout)
+        fflush(stdout)
+        return 0
     }
 
     /// Runs `executable arguments` natively, as a counted process runs under callgrind: in

@@ -108,7 +108,7 @@ func missingPattern(_ pattern: String?) throws -> (String) -> Bool {
     do { re = try NSRegularExpression(pattern: pattern) } catch {
         throw ValidationError("--allow-missing '\(pattern)' is not a regular expression: \(error.localizedDescription)")
     }
-    return { name in re.firstMatch(in: name, range: NSRange(name.startIndex..., in: name)) != nil }
+    return { name in re.matches(name) }
 }
 
 /// The name this program was run by (`strata-bench`, or a package's own benchmark executable),

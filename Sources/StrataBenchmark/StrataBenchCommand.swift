@@ -51,7 +51,7 @@ enum Catalog {
         }
         return cases(suites: suites).filter { c in
             (!quick || c.quick) && (!headlineOnly || isHeadline(c))
-                && (re.map { $0.firstMatch(in: c.name, range: NSRange(c.name.startIndex..., in: c.name)) != nil } ?? true)
+                && (re?.matches(c.name) ?? true)
         }
     }
 
@@ -63,7 +63,7 @@ enum Catalog {
     /// the default run times everything CI's quick run and its gate look at).
     static func isHeadline(_ c: BenchmarkCase) -> Bool {
         headlinePatterns.isEmpty || c.quick || countedNames.contains(c.name)
-            || headlinePatterns.contains { $0.firstMatch(in: c.name, range: NSRange(c.name.startIndex..., in: c.name)) != nil }
+            || headlinePatterns.contains { $0.matches(c.name) }
     }
 
     /// The bodies counted under callgrind and for mallocs: small, fixed workloads.
@@ -114,9 +114,22 @@ struct CountWorker: ParsableCommand {
     @Option(help: "Placements of each body (Counts.layoutShift); each is dumped as NAME#layoutI.") var layouts = Counts.defaultLayouts
     @Option(help: "Count the bodies' mallocs natively (not under callgrind) and write them to this file as JSON.")
     var mallocs: String?
+    @Flag(help: "Read the names on the standard input and count each in a fork of this process (Counts.serve).")
+    var serve = false
     @Argument var names: [String] = []
 
     func run() throws {
+        if serve {
+            let counted = Catalog.counted
+            var others: [BenchmarkCase]?
+            let status = Counts.serve(iterations: iterations, layouts: layouts) { name in
+                if let c = counted.first(where: { $0.name == name }) { return c }
+                if others == nil { others = Catalog.cases(suites: Catalog.benchmarkSuites) }
+                return others?.first { $0.name == name }
+            }
+            if status != 0 { throw ExitCode(status) }
+            return
+        }
         // The counted bodies by name; any other case of the catalog too, so a kernel can be
         // counted by hand: `valgrind --tool=callgrind --collect-atstart=no strata-bench
         // count-worker frame/position/shared/basic/1000`.
@@ -136,5 +149,13 @@ struct CountWorker: ParsableCommand {
             return
         }
         try Counts.collectInstructions(cases, iterations: iterations, layouts: layouts)
+    }
+}
+
+extension NSRegularExpression {
+    /// Whether the expression matches somewhere in `name` (searched, as Google Benchmark's
+    /// --benchmark_filter is): how `--filter`, the headline and `--allow-missing` select names.
+    func matches(_ name: String) -> Bool {
+        firstMatch(in: name, range: NSRange(name.startIndex..., in: name)) != nil
     }
 }

@@ -229,6 +229,34 @@ final class ReportBuilderTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(a.bytes, 16)
     }
 
+    /// A body's instruction and simulated-cache counts depend on the body alone: each is
+    /// counted in a fork of a serving worker that does nothing between forks
+    /// (`count-worker --serve`), so counted third, after two other bodies in the same
+    /// workers, a body counts exactly what it counts alone. A name nobody registered fails the
+    /// count, naming the body.
+    func test_bodyInstructionsAreCountedInAForkOfTheirOwnAndRepeatExactly() throws {
+        guard Counts.valgrindAvailable else { return XCTFail("valgrind is not installed (scripts/setup installs it)") }
+        let exe = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("strata-bench").path
+        guard FileManager.default.isExecutableFile(atPath: exe) else {
+            return XCTFail("\(exe) is not built: run `swift build --build-tests` before `swift test --skip-build`")
+        }
+        let body = "program/kvc/100"
+        let alone = try Counts.callgrindEachBody(executable: exe, bodies: [body], iterations: 1, layouts: 1)
+        let after = try Counts.callgrindEachBody(executable: exe, bodies: ["program/properties/2", "program/transaction/1000", body],
+                                                 iterations: 1, layouts: 1)
+        let name = Counts.dumpName(body, layout: 0)
+        XCTAssertEqual(Set(alone.keys), [name])
+        XCTAssertEqual(Set(after.keys), Set(["program/properties/2", "program/transaction/1000", body].map { Counts.dumpName($0, layout: 0) }))
+        let a = try XCTUnwrap(alone[name]), b = try XCTUnwrap(after[name])
+        XCTAssertGreaterThan(a.ir, 10_000, "an iteration of 100 KVC writes and reads")
+        XCTAssertEqual(a.ir, b.ir, "instructions")
+        XCTAssertNotNil(a.estimatedCycles, "the cache simulation ran")
+        XCTAssertEqual(a.estimatedCycles, b.estimatedCycles, "estimated cycles (cache misses too)")
+        XCTAssertThrowsError(try Counts.callgrindEachBody(executable: exe, bodies: ["program/no-such-body/1"], iterations: 1, layouts: 1)) {
+            XCTAssertTrue("\($0)".contains("program/no-such-body/1"), "\($0)")
+        }
+    }
+
     /// The gate's malloc counts of a body depend on the body alone: `run` counts each in a
     /// process of its own (`count-worker --mallocs`), so they are the same whatever the
     /// counting process ran before. (Counted in one process after other work, layer-churn
