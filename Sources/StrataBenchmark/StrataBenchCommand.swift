@@ -119,24 +119,22 @@ struct CountWorker: ParsableCommand {
     @Argument var names: [String] = []
 
     func run() throws {
+        // The counted bodies by name; any other case of the catalog too (made only when a name
+        // is not a counted body's), so a kernel can be counted by hand: `valgrind
+        // --tool=callgrind --collect-atstart=no strata-bench count-worker frame/position/shared/basic/1000`.
+        let counted = Catalog.counted
+        var others: [BenchmarkCase]?
+        func find(_ name: String) -> BenchmarkCase? {
+            if let c = counted.first(where: { $0.name == name }) { return c }
+            if others == nil { others = Catalog.cases(suites: Catalog.benchmarkSuites) }
+            return others?.first { $0.name == name }
+        }
         if serve {
-            let counted = Catalog.counted
-            var others: [BenchmarkCase]?
-            let status = Counts.serve(iterations: iterations, layouts: layouts) { name in
-                if let c = counted.first(where: { $0.name == name }) { return c }
-                if others == nil { others = Catalog.cases(suites: Catalog.benchmarkSuites) }
-                return others?.first { $0.name == name }
-            }
+            let status = Counts.serve(iterations: iterations, layouts: layouts, find: find)
             if status != 0 { throw ExitCode(status) }
             return
         }
-        // The counted bodies by name; any other case of the catalog too, so a kernel can be
-        // counted by hand: `valgrind --tool=callgrind --collect-atstart=no strata-bench
-        // count-worker frame/position/shared/basic/1000`.
-        let counted = Catalog.counted
-        let known = Set(counted.map(\.name))
-        let others = names.contains { !known.contains($0) } ? Catalog.cases(suites: Catalog.benchmarkSuites) : []
-        let cases = names.compactMap { n in counted.first { $0.name == n } ?? others.first { $0.name == n } }
+        let cases = names.compactMap(find)
         let missing = Set(names).subtracting(cases.map(\.name))
         guard missing.isEmpty else { throw ValidationError("no benchmark named \(missing.sorted().joined(separator: ", "))") }
         if let mallocs {

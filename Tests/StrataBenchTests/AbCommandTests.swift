@@ -5,7 +5,7 @@ import XCTest
 /// their files, the verdict rows and the errors a user meets first.
 final class AbCommandTests: XCTestCase {
     /// The strata-bench beside this test bundle (`swift build --build-tests` builds it).
-    var exe: String { URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("strata-bench").path }
+    var exe: String { strataBenchExecutable }
     /// Children of a sanitized build report leaks of their own at exit; not this test's subject.
     let env = ["ASAN_OPTIONS": "detect_leaks=0"]
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

@@ -236,10 +236,7 @@ final class ReportBuilderTests: XCTestCase {
     /// count, naming the body.
     func test_bodyInstructionsAreCountedInAForkOfTheirOwnAndRepeatExactly() throws {
         guard Counts.valgrindAvailable else { return XCTFail("valgrind is not installed (scripts/setup installs it)") }
-        let exe = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("strata-bench").path
-        guard FileManager.default.isExecutableFile(atPath: exe) else {
-            return XCTFail("\(exe) is not built: run `swift build --build-tests` before `swift test --skip-build`")
-        }
+        let exe = try builtStrataBench()
         let body = "program/kvc/100"
         let alone = try Counts.callgrindEachBody(executable: exe, bodies: [body], iterations: 1, layouts: 1)
         let after = try Counts.callgrindEachBody(executable: exe, bodies: ["program/properties/2", "program/transaction/1000", body],
@@ -264,10 +261,7 @@ final class ReportBuilderTests: XCTestCase {
     /// debug build's make-animations moved by 0.03 of 200 an item between some processes:
     /// held to 0.5%.)
     func test_bodyMallocsAreCountedInAProcessOfTheirOwnAndRepeatExactly() throws {
-        let exe = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("strata-bench").path
-        guard FileManager.default.isExecutableFile(atPath: exe) else {
-            return XCTFail("\(exe) is not built: run `swift build --build-tests` before `swift test --skip-build`")
-        }
+        let exe = try builtStrataBench()
         let bodies = ["program/layer-churn/100", "program/make-animations/20"]
         let first = try Counts.allocationsEachBody(executable: exe, bodies: bodies, iterations: 3)
         // This process's heap churned between the two counts: chunks of many sizes, half kept.

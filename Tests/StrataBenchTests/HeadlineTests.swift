@@ -5,7 +5,7 @@ import XCTest
 /// every counted body and the quick subset); `--full`, `--quick` and `--filter` choose from every
 /// case, and the report says which.
 final class HeadlineTests: TemporaryDirectoryTestCase {
-    var exe: String { URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("strata-bench").path }
+    var exe: String { strataBenchExecutable }
     /// Under scripts/sanitize address the child is an AddressSanitizer build too: Foundation's
     /// Process leaks a weak reference LeakSanitizer reports (not the project's, see
     /// scripts/lib/leak-report.py), which would turn the child's exit status to 1.

@@ -338,10 +338,7 @@ final class HistoryTests: TemporaryDirectoryTestCase {
     func test_theHistoryCommandAddsAndShowsReports() throws {
         // Beside this test bundle (`<scratch>/debug/`): `swift build --build-tests` builds every
         // product, under the sanitizers' scratch paths too.
-        let exe = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("strata-bench").path
-        guard FileManager.default.isExecutableFile(atPath: exe) else {
-            return XCTFail("\(exe) is not built: run `swift build --build-tests` before `swift test --skip-build`")
-        }
+        let exe = try builtStrataBench()
         let db = path("ci/history.sqlite")
 
         var reports: [String] = []

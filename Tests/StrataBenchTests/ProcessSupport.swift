@@ -20,6 +20,18 @@ func runProcess(_ executable: String, _ arguments: [String], in dir: URL? = nil,
     return (p.terminationStatus, text)
 }
 
+/// The strata-bench executable `swift build --build-tests` makes beside the test bundle.
+let strataBenchExecutable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("strata-bench").path
+
+/// `strataBenchExecutable`; throws (failing the test, with how to build it) when it is not built.
+func builtStrataBench() throws -> String {
+    struct NotBuilt: Error, CustomStringConvertible { var description: String }
+    guard FileManager.default.isExecutableFile(atPath: strataBenchExecutable) else {
+        throw NotBuilt(description: "\(strataBenchExecutable) is not built: run `swift build --build-tests` before `swift test --skip-build`")
+    }
+    return strataBenchExecutable
+}
+
 /// A test case with a fresh temporary directory per test, removed after it.
 class TemporaryDirectoryTestCase: XCTestCase {
     var directory: URL!

@@ -8,7 +8,7 @@ import XCTest
 /// `strata-bench profile` on whole suites: case by case in bounded memory, within its time
 /// budget, with progress, and stopped by a signal with the finished cases written.
 final class ProfileCommandTests: TemporaryDirectoryTestCase {
-    var exe: String { URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("strata-bench").path }
+    var exe: String { strataBenchExecutable }
     let env = ["ASAN_OPTIONS": "detect_leaks=0"]
     let configuration = SamplingProfiler.Configuration(rate: 500, unwinder: .fp, clock: .wall)
 

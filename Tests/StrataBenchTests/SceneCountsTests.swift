@@ -162,7 +162,7 @@ final class SceneCountsTests: TemporaryDirectoryTestCase {
     /// --gate counts` exits 2 and names the scene.
     func test_aUsersSceneCountsIdenticallyTwiceAndAPlantedRegressionFailsTheGate() throws {
         guard Counts.valgrindAvailable else { return XCTFail("valgrind is not installed (scripts/setup installs it)") }
-        let exe = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("strata-bench").path
+        let exe = strataBenchExecutable
         let scene = path("cards.json")
         try """
         {"format": "strata-scene", "version": 1, "name": "cards", "description": "a user's cards", "seed": 3,
